@@ -1,0 +1,139 @@
+// Reseller order placement over HTTP (quality bar: p99 < 200 ms at 50 concurrent clients), and
+// pgbench running the same transaction (debit + order + history row + job) on the same database,
+// side by side. PostgreSQL only: BENCH_DATABASE_URL (default the local server's `test` database).
+//
+//   node_modules/.bin/deno run -A bench/order-placement_bench.ts [clients=50] [seconds=20]
+//
+// The supplier is simulated and outside the measurement: the job runner picks orders up after
+// commit, as in production.
+import { createTestDatabase, withHandle } from "../tests/helpers/backends.ts";
+import { startTestServer } from "../tests/helpers/server.ts";
+import { TestClient } from "../tests/helpers/client.ts";
+import { createReseller } from "../src/domain/users.ts";
+
+const clients = Number(Deno.args[0] ?? 50);
+const seconds = Number(Deno.args[1] ?? 20);
+const adminUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
+Deno.env.set("TEST_DATABASE_URL", adminUrl);
+
+const tdb = await createTestDatabase("postgres");
+const password = "bench-password";
+await withHandle(tdb, async (db) => {
+  await Promise.all(Array.from({ length: clients }, (_, i) =>
+    createReseller(db, {
+      name: `Bench ${i}`,
+      email: `bench${i}@bench.example`,
+      password,
+      balanceCents: 1_000_000_000,
+      markup: { pubgm: 5 },
+      twoFAEnabled: false,
+      createdBy: "bench",
+    })));
+});
+// BENCH_RUN_JOBS=false measures an HTTP-only instance (supplier calls left to a worker box).
+const server = await startTestServer(tdb, { RUN_JOBS: Deno.env.get("BENCH_RUN_JOBS") ?? "true" });
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+try {
+  const sessions = await Promise.all(Array.from({ length: clients }, async (_, i) => {
+    const c = new TestClient(server.url);
+    const r = await c.post("/api/login_reseller", {
+      username: `bench${i}@bench.example`,
+      password,
+    });
+    if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
+    return c;
+  }));
+  const games = (await sessions[0].get("/api/reseller/games")).json as {
+    _id: string;
+    supplierName: string;
+  }[];
+  const pubg = games.find((g) => g.supplierName === "pubgm")!;
+  const item = (await sessions[0].get(`/api/resellers/game/${pubg._id}`)).json.gameItems[0];
+  const body = {
+    game: "PUBG Mobile",
+    supplierGameName: "pubgm",
+    userid: "5551234",
+    serverid: "",
+    denom: item.key,
+    userName: "Bench",
+    itemName: item.name,
+    amount: item.price,
+    cost: 0,
+  };
+
+  const latencies: number[] = [];
+  let failures = 0;
+  const deadline = performance.now() + seconds * 1000;
+  await Promise.all(sessions.map(async (c) => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const r = await c.post("/api/reseller/place_order", body, {
+        "idempotency-key": crypto.randomUUID(),
+      });
+      latencies.push(performance.now() - t0);
+      if (r.status !== 201) failures++;
+    }
+  }));
+  latencies.sort((a, b) => a - b);
+  const appTps = latencies.length / seconds;
+  console.log(
+    `app: ${latencies.length} orders in ${seconds} s with ${clients} clients = ${
+      appTps.toFixed(0)
+    }/s, ` +
+      `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${
+        percentile(latencies, 99).toFixed(1)
+      } ms, ` +
+      `max ${latencies.at(-1)!.toFixed(1)} ms, failures ${failures}`,
+  );
+
+  const script = await Deno.makeTempFile({ suffix: ".sql" });
+  await Deno.writeTextFile(
+    script,
+    `\\set r random(0, ${clients - 1})
+BEGIN;
+UPDATE resellers SET balance_cents = balance_cents - 104 WHERE name = 'Bench ' || :r AND balance_cents >= 104 RETURNING id, balance_cents;
+INSERT INTO orders (id, buyer_type, status, reseller_id, reseller_name, old_balance_cents, new_balance_cents, game, item, denom, user_id, amount_cents, cost, supplier)
+  SELECT 'P' || md5(random()::text), 'reseller', 'new', id, name, balance_cents + 104, balance_cents, 'PUBG Mobile', '60 UC', '60 UC', '5551234', 104, 0.99, 'elephant' FROM resellers WHERE name = 'Bench ' || :r;
+INSERT INTO balance_history (reseller_id, type, old_cents, new_cents, order_id, actor)
+  SELECT id, 'order_placed', balance_cents + 104, balance_cents, NULL, 'pgbench' FROM resellers WHERE name = 'Bench ' || :r;
+INSERT INTO jobs (kind, payload) VALUES ('pgbench.noop', '{}'::jsonb);
+COMMIT;
+`,
+  );
+  await server.stop();
+  const url = new URL(tdb.env.DATABASE_URL);
+  const out = await new Deno.Command("pgbench", {
+    args: [
+      "-n",
+      "-c",
+      String(clients),
+      "-j",
+      "2",
+      "-T",
+      String(seconds),
+      "-f",
+      script,
+      "-h",
+      url.hostname,
+      "-p",
+      url.port || "5432",
+      "-U",
+      url.username || "postgres",
+      url.pathname.slice(1),
+    ],
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const tps = Number(text.match(/tps = ([\d.]+)/)?.[1] ?? NaN);
+  const lat = text.match(/latency average = ([\d.]+) ms/)?.[1];
+  console.log(
+    `pgbench, same transaction, same clients: ${tps.toFixed(0)}/s, latency average ${lat} ms`,
+  );
+  console.log(`app / pgbench throughput: ${(appTps / tps).toFixed(2)}`);
+} finally {
+  await server.stop().catch(() => {});
+  await tdb.drop().catch(() => {});
+}

@@ -1,0 +1,128 @@
+import type { Command } from "commander";
+import { listGamesForAdmin } from "../src/domain/games.ts";
+import { listElitediasGames, listMoogoldGames } from "../src/domain/supplier-catalogue.ts";
+import { launchFromSupplier } from "../src/domain/supplier-launch.ts";
+import { syncAllGames, syncGameBySupplierName, type SyncReport } from "../src/domain/price-sync.ts";
+import { cliSuppliers, withDb } from "./io.ts";
+
+function supplierKind(value: string): "elephant" | "monkey" {
+  if (value === "ed" || value === "elephant") return "elephant";
+  if (value === "mg" || value === "monkey") return "monkey";
+  throw new Error(`--supplier must be ed or mg, got '${value}'`);
+}
+
+function percent(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} must be a percent like 8.8`);
+  return n;
+}
+
+function describe(report: SyncReport): string {
+  if (!report.ok) return `FAILED  ${report.game}: ${report.error} (prices unchanged)`;
+  const missing = report.missing.length ? `; no longer offered: ${report.missing.join(", ")}` : "";
+  return `ok      ${report.game}: ${report.changed} price(s) changed${missing}`;
+}
+
+/** `games list`, `suppliers games`, `launch`, `sync-prices`. */
+export function registerCatalogueCommands(program: Command): void {
+  program
+    .command("games")
+    .description("Games in the catalogue")
+    .command("list")
+    .description("List every game with its supplier, item count and flags")
+    .option("--json", "print JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const games = await withDb((db) => listGamesForAdmin(db));
+      if (opts.json) return console.log(JSON.stringify(games, null, 2));
+      for (const g of games) {
+        const items = g.hasPackages
+          ? g.packages.reduce((n, p) => n + p.gameItems.length, 0)
+          : g.gameItems.length;
+        const flags = [g.isHidden && "hidden", g.isOutOfStock && "out of stock"].filter(Boolean);
+        console.log(
+          `${
+            String(g.priority).padStart(3)
+          }  ${g.name}  [${g.supplier}:${g.supplierName}]  ${items} items${
+            flags.length ? `  (${flags.join(", ")})` : ""
+          }`,
+        );
+      }
+    });
+
+  program
+    .command("suppliers")
+    .description("Supplier catalogues")
+    .command("games")
+    .description("List the games a supplier sells")
+    .requiredOption("--supplier <ed|mg>", "ed = EliteDias, mg = MooGold")
+    .option("--json", "print JSON")
+    .action(async (opts: { supplier: string; json?: boolean }) => {
+      const suppliers = cliSuppliers();
+      const games = supplierKind(opts.supplier) === "elephant"
+        ? (await listElitediasGames(suppliers)).map((code) => ({ id: code, name: code }))
+        : (await listMoogoldGames(suppliers)).map((p) => ({ id: p.ID, name: p.post_title }));
+      if (opts.json) return console.log(JSON.stringify(games, null, 2));
+      for (const g of games) console.log(g.id === g.name ? g.id : `${g.id}  ${g.name}`);
+    });
+
+  program
+    .command("launch")
+    .description("Launch a supplier game, as the launch form does")
+    .requiredOption("--supplier <ed|mg>", "ed = EliteDias, mg = MooGold")
+    .requiredOption("--game <code-or-id>", "EliteDias game code or MooGold product id")
+    .requiredOption("--name <name>", "the game's name in the store")
+    .option("--tagline <text>", "tagline", "")
+    .option("--currency <name>", "game currency appended to digits-only item names", "")
+    .option("--consumer-markup <percent>", "consumer markup %", "0")
+    .option("--reseller-markup <percent>", "reseller markup % for all resellers", "0")
+    .option("--hidden", "launch hidden")
+    .option("--json", "print JSON")
+    .action(async (opts: {
+      supplier: string;
+      game: string;
+      name: string;
+      tagline: string;
+      currency: string;
+      consumerMarkup: string;
+      resellerMarkup: string;
+      hidden?: boolean;
+      json?: boolean;
+    }) => {
+      const suppliers = cliSuppliers();
+      const game = await withDb((db) =>
+        launchFromSupplier(db, suppliers, {
+          supplier: supplierKind(opts.supplier),
+          game: opts.game,
+          name: opts.name,
+          tagline: opts.tagline,
+          gameCurrency: opts.currency,
+          consumerMarkup: percent(opts.consumerMarkup, "--consumer-markup"),
+          resellerMarkupAll: percent(opts.resellerMarkup, "--reseller-markup"),
+          isHidden: !!opts.hidden,
+        }, { _id: null, name: "cli" })
+      );
+      if (opts.json) return console.log(JSON.stringify(game, null, 2));
+      console.log(
+        `Launched ${game.name} (${game.gameItems.length} items, priority ${game.priority})`,
+      );
+    });
+
+  program
+    .command("sync-prices")
+    .description("Re-read supplier costs for launched games; exits 1 if any game failed")
+    .option("--game <supplierName>", "only this game (its supplier key, e.g. mlbb or pubgm)")
+    .option("--json", "print JSON")
+    .action(async (opts: { game?: string; json?: boolean }) => {
+      const suppliers = cliSuppliers();
+      const print = (r: SyncReport) => !opts.json && console.log(describe(r));
+      const reports = await withDb(async (db) =>
+        opts.game
+          ? [await syncGameBySupplierName(db, suppliers, opts.game).then((r) => (print(r), r))]
+          : await syncAllGames(db, suppliers, print)
+      );
+      const failed = reports.filter((r) => !r.ok).length;
+      if (opts.json) console.log(JSON.stringify(reports, null, 2));
+      else console.log(`${reports.length} game(s) synced, ${failed} failed`);
+      if (failed) Deno.exitCode = 1;
+    });
+}

@@ -1,0 +1,72 @@
+import { closeDb, type Db, getDb } from "../src/db/client.ts";
+import { getConfig } from "../src/config.ts";
+import { getSuppliers, type Suppliers } from "../src/integrations/suppliers.ts";
+
+/** Opens the configured database for a command. */
+export function openDb(): Db {
+  const config = getConfig();
+  return getDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+}
+
+/** Runs a command body with the database and closes it after, so the process can exit. */
+export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  try {
+    return await fn(openDb());
+  } finally {
+    await closeDb();
+  }
+}
+
+/** Prints data as JSON or as `key: value` lines. */
+export function printData(data: Record<string, unknown>, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify(data, null, 2));
+    return;
+  }
+  for (const [k, v] of Object.entries(data)) {
+    console.log(`${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`);
+  }
+}
+
+/**
+ * Reads a password: from standard input when it is piped (scripts), otherwise prompted on the
+ * terminal without echo.
+ */
+export async function readPassword(label = "Password"): Promise<string> {
+  if (!Deno.stdin.isTerminal()) {
+    const text = await new Response(Deno.stdin.readable).text();
+    return text.replace(/\r?\n$/, "");
+  }
+  const encoder = new TextEncoder();
+  await Deno.stdout.write(encoder.encode(`${label}: `));
+  Deno.stdin.setRaw(true);
+  const chars: string[] = [];
+  const buf = new Uint8Array(1);
+  try {
+    while (true) {
+      const n = await Deno.stdin.read(buf);
+      if (n === null) break;
+      const c = buf[0];
+      if (c === 3) throw new Error("Cancelled");
+      if (c === 13 || c === 10) break;
+      if (c === 127 || c === 8) chars.pop();
+      else chars.push(String.fromCharCode(c));
+    }
+  } finally {
+    Deno.stdin.setRaw(false);
+    await Deno.stdout.write(encoder.encode("\n"));
+  }
+  return chars.join("");
+}
+
+/**
+ * The supplier clients for a command. In simulator mode the simulators live inside the running
+ * app, so the CLI talks to them there (TOPUP_INTERNAL_URL, else this machine's PORT).
+ */
+export function cliSuppliers(): Suppliers {
+  const config = getConfig();
+  if (!Deno.env.get("TOPUP_INTERNAL_URL")) {
+    Deno.env.set("TOPUP_INTERNAL_URL", `http://127.0.0.1:${config.port || 8000}`);
+  }
+  return getSuppliers(config);
+}

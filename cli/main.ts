@@ -1,0 +1,33 @@
+import { Command } from "commander";
+import { registerServe } from "./serve.ts";
+import { registerDbCommands } from "./db.ts";
+import { registerUserCommands } from "./users.ts";
+import { registerCatalogueCommands } from "./catalogue.ts";
+import { registerOrdersExport } from "./orders-export.ts";
+import { registerOrdersRefresh } from "./orders-refresh.ts";
+import { registerWorker } from "./worker.ts";
+
+const program = new Command()
+  .name("topup")
+  .description(
+    "Operator CLI for the top-up store: run `npm run cli -- <command> --help`",
+  )
+  .showHelpAfterError();
+
+registerServe(program);
+registerDbCommands(program);
+registerUserCommands(program);
+registerCatalogueCommands(program);
+const orders = program.command("orders").description("Reseller and consumer orders");
+registerOrdersRefresh(orders);
+registerOrdersExport(orders);
+registerWorker(program);
+
+try {
+  await program.parseAsync(["node", "topup", ...Deno.args]);
+} catch (error) {
+  console.error(
+    `Error: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  Deno.exit(1);
+}

@@ -1,0 +1,120 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Command } from "commander";
+import { getConfig } from "../src/config.ts";
+import { closeDb, getDb, migrateToLatest } from "../src/db/client.ts";
+import { ensureFirstAdmin } from "../src/domain/bootstrap.ts";
+import { buildApp, buildIsStale } from "./build.ts";
+import { mountSimulators } from "./simulators.ts";
+import { seedDemoCatalogue } from "../src/domain/demo-catalogue.ts";
+import { getSuppliers } from "../src/integrations/suppliers.ts";
+import { createJobRunner } from "../src/domain/jobs.ts";
+import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
+import { purgeExpired } from "../src/domain/housekeeping.ts";
+import { hostname } from "node:os";
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the whole app: build when sources changed, migrate, make sure an admin exists, then serve
+ * the Astro handler on PORT/HOST. Used by `npm start` and by the API tests.
+ */
+export async function startServer(
+  options: { build?: boolean; log?: (line: string) => void } = {},
+): Promise<RunningServer> {
+  const log = options.log ?? console.log;
+  const config = getConfig();
+  if (options.build !== false && buildIsStale()) {
+    log("Building the app…");
+    await buildApp();
+  }
+  const db = getDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
+  const applied = await migrateToLatest(db);
+  if (applied.length) log(`Applied migrations: ${applied.join(", ")}`);
+  const outcome = await ensureFirstAdmin(db, config);
+  if (outcome.kind === "created-from-env") {
+    log(`Created superadmin ${outcome.email}`);
+  }
+
+  Deno.env.set("ASTRO_NODE_AUTOSTART", "disabled");
+  const entry = pathToFileURL(resolve("dist/server/entry.mjs")).href;
+  const { handler } = (await import(entry)) as { handler: NodeHandler };
+  const simulators = mountSimulators(config);
+  const server = createServer((req, res) => {
+    if (!simulators.handle(req, res)) handler(req, res);
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(config.port, config.host, () => ok());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const shownHost = config.host === "0.0.0.0" ? "localhost" : config.host;
+  const url = `http://${shownHost}:${port}`;
+  // Clients of mounted simulators call this server directly, whatever the public URL.
+  const loopback = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  Deno.env.set("TOPUP_INTERNAL_URL", `http://${loopback}:${port}`);
+  if (simulators.names.length) log(`Simulators mounted: ${simulators.names.join(", ")}`);
+  if (config.mode === "demo" && config.seedDemoCatalogue) {
+    const seeded = await seedDemoCatalogue(db, getSuppliers(config));
+    if (seeded) log(`Demo catalogue: ${seeded} games`);
+  }
+  log(
+    `Serving on ${url}  (${config.mode} mode, ${
+      config.databaseUrl ? "PostgreSQL" : `PGlite in ${config.dataDir}`
+    })`,
+  );
+  if (config.publicUrl) log(`Public URL: ${config.publicUrl}`);
+  const runner = createJobRunner(db, orderJobHandlers(db, () => getSuppliers(config)), {
+    worker: `${hostname()}:${Deno.pid}`,
+  });
+  if (config.runJobs) runner.start();
+  // Expired sessions and old bookkeeping go hourly; every instance may do it, deletes are idempotent.
+  const housekeeping = setInterval(() => {
+    purgeExpired(db).catch((error) => console.error(`housekeeping: ${error}`));
+  }, 3600_000);
+  if (outcome.kind === "demo") { for (const line of outcome.lines) log(line); }
+  return {
+    url,
+    server,
+    close: async () => {
+      clearInterval(housekeeping);
+      await runner.stop();
+      await new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      });
+    },
+  };
+}
+
+/** `serve`: what `npm start` runs. */
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description(
+      "Build if needed, migrate, and serve the app on PORT (default 8000)",
+    )
+    .option("--no-build", "serve the existing build without checking sources")
+    .action(async (opts: { build: boolean }) => {
+      const running = await startServer({ build: opts.build });
+      // Stop cleanly so PGlite can flush and release its data folder.
+      const stop = async () => {
+        await running.close();
+        await closeDb();
+        Deno.exit(0);
+      };
+      Deno.addSignalListener("SIGTERM", stop);
+      Deno.addSignalListener("SIGINT", stop);
+    });
+}

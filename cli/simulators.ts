@@ -1,0 +1,122 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Buffer } from "node:buffer";
+import type { Config } from "../src/config.ts";
+import { knobsFromEnv, type SimulatorKnobs } from "../src/integrations/http.ts";
+import { createMoogoldSimulator } from "../src/integrations/moogold/simulator.ts";
+import { createElitediasSimulator } from "../src/integrations/elitedias/simulator.ts";
+import { createYahooFinanceSimulator } from "../src/integrations/yahoo/simulator.ts";
+import { SIMULATOR_CREDENTIALS, SIMULATOR_PATHS } from "../src/integrations/suppliers.ts";
+import { YAHOO_SIMULATOR_PATH } from "../src/integrations/yahoo/client.ts";
+
+type Simulator = {
+  handler: (request: Request) => Promise<Response>;
+  knobs: SimulatorKnobs;
+  [lever: string]: unknown;
+};
+
+/** Levers tests and demos may pull through POST /__sim/control (simulator mode only). */
+const LEVERS = new Set([
+  "setCost",
+  "setOrderStatus",
+  "completeOrder",
+  "rejectOrders",
+  "acceptOrders",
+  "forceNext",
+  "failEndpoint",
+  "clearFaults",
+  "listOrders",
+  "setBalance",
+  "setRate",
+  "omitMarketPrice",
+]);
+
+const MOUNT_PATHS: Record<string, string> = { ...SIMULATOR_PATHS, yahoo: YAHOO_SIMULATOR_PATH };
+
+export interface MountedSimulators {
+  /** Handles the request when it is for a simulator; returns false otherwise. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  names: string[];
+}
+
+async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (typeof v === "string") headers.set(k, v);
+    else if (Array.isArray(v)) headers.set(k, v.join(", "));
+  }
+  const body = chunks.length && req.method !== "GET" ? Buffer.concat(chunks) : undefined;
+  return new Request(new URL(req.url ?? "/", origin), { method: req.method, headers, body });
+}
+
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+async function control(sims: Record<string, Simulator>, request: Request): Promise<Response> {
+  const body = await request.json().catch(() => null) as
+    | { target?: string; action?: string; args?: unknown[]; knobs?: Partial<SimulatorKnobs> }
+    | null;
+  const sim = body?.target ? sims[body.target] : undefined;
+  if (!body || !sim) return Response.json({ error: "unknown target" }, { status: 400 });
+  if (body.action === "setKnobs") {
+    Object.assign(sim.knobs, body.knobs ?? {});
+    return Response.json({ knobs: sim.knobs });
+  }
+  if (!body.action || !LEVERS.has(body.action) || typeof sim[body.action] !== "function") {
+    return Response.json({ error: "unknown action" }, { status: 400 });
+  }
+  const result = (sim[body.action] as (...a: unknown[]) => unknown)(...(body.args ?? []));
+  return Response.json({ result: result ?? null });
+}
+
+/** Creates the simulators of the outside services configured in simulator mode, to mount on the app. */
+export function mountSimulators(config: Config): MountedSimulators {
+  const env = Deno.env.toObject();
+  const sims: Record<string, Simulator> = {};
+  if (config.moogold.mode === "simulator") {
+    sims.moogold = createMoogoldSimulator({
+      basePath: SIMULATOR_PATHS.moogold,
+      ...SIMULATOR_CREDENTIALS.moogold,
+      knobs: knobsFromEnv("SIM_MOOGOLD", env),
+    }) as unknown as Simulator;
+  }
+  if (config.elitedias.mode === "simulator") {
+    sims.elitedias = createElitediasSimulator({
+      basePath: SIMULATOR_PATHS.elitedias,
+      apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
+      knobs: knobsFromEnv("SIM_ELITEDIAS", env),
+    }) as unknown as Simulator;
+  }
+  if (config.fx.mode === "simulator") {
+    sims.yahoo = createYahooFinanceSimulator({
+      basePath: YAHOO_SIMULATOR_PATH,
+      knobs: knobsFromEnv("SIM_YAHOO", env),
+    }) as unknown as Simulator;
+  }
+  const names = Object.keys(sims);
+  return {
+    names,
+    handle(req, res) {
+      const path = (req.url ?? "").split("?")[0];
+      if (!names.length || !path.startsWith("/__sim/")) return false;
+      const origin = `http://${req.headers.host ?? "localhost"}`;
+      (async () => {
+        const request = await toRequest(req, origin);
+        if (path === "/__sim/control" && req.method === "POST") {
+          return await send(res, await control(sims, request));
+        }
+        const name = names.find((n) => path.startsWith(MOUNT_PATHS[n]));
+        if (!name) return await send(res, new Response("Not found", { status: 404 }));
+        await send(res, await sims[name].handler(request));
+      })().catch((error) => {
+        console.error(error);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,276 @@
+import { z } from "zod";
+
+/** Raised when the environment cannot describe a working server; start-up prints it and stops. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"], {
+    error: "expected true or false",
+  })
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const url = (protocols: string[]) =>
+  z.url({ error: `expected a URL starting with ${protocols.join(" or ")}` })
+    .refine((v) => protocols.some((p) => v.startsWith(p)), {
+      error: `expected a URL starting with ${protocols.join(" or ")}`,
+    });
+
+const serviceMode = z.enum(["simulator", "live"], {
+  error: "expected 'simulator' or 'live'",
+});
+
+const EnvSchema = z.object({
+  APP_MODE: z.enum(["demo", "production"], {
+    error: "expected 'demo' or 'production'",
+  })
+    .default("demo"),
+  PORT: z.coerce.number({ error: "expected a port number" }).int().min(0).max(
+    65535,
+  ).default(
+    8000,
+  ),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: url(["postgres://", "postgresql://"]).optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  PUBLIC_URL: url(["http://", "https://"]).optional(),
+  APP_SECRET: z.string().min(32, { error: "must be at least 32 characters" })
+    .optional(),
+  TRUST_PROXY: bool.default(false),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(
+    12,
+  ),
+  RESELLER_2FA_DEFAULT: bool.default(true),
+  ADMIN_EMAIL: z.email({ error: "expected an email address" }).optional(),
+  ADMIN_PASSWORD: z.string().min(8, { error: "must be at least 8 characters" })
+    .optional(),
+  ADMIN_NAME: z.string().min(1).optional(),
+  MOOGOLD_MODE: serviceMode.optional(),
+  MOOGOLD_BASE_URL: url(["http://", "https://"]).default(
+    "https://moogold.com/wp-json/v1/api/",
+  ),
+  MOOGOLD_PARTNER_ID: z.string().min(1).optional(),
+  MOOGOLD_SECRET_KEY: z.string().min(1).optional(),
+  ELITEDIAS_MODE: serviceMode.optional(),
+  ELITEDIAS_BASE_URL: url(["http://", "https://"]).default(
+    "https://dev.api.elitedias.com",
+  ),
+  ELITEDIAS_CHECKID_URL: url(["http://", "https://"]).default(
+    "https://api.elitedias.com/checkid",
+  ),
+  ELITEDIAS_API_KEY: z.string().min(1).optional(),
+  ELITEDIAS_ORIGIN: url(["http://", "https://"]).optional(),
+  SEED_DEMO_CATALOGUE: bool.default(true),
+  RUN_JOBS: bool.default(true),
+  PRIVILEGED_RESELLERS: z.string().default(""),
+  SUPPLIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(
+    15_000,
+  ),
+  STORAGE: z.enum(["local", "s3"], { error: "expected 'local' or 's3'" })
+    .default("local"),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).optional(),
+  S3_ENDPOINT: url(["http://", "https://"]).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PUBLIC_BASE_URL: url(["http://", "https://"]).optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  FX_MODE: serviceMode.optional(),
+  FX_BASE_URL: url(["http://", "https://"]).default("https://query1.finance.yahoo.com"),
+  FX_CACHE_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(900),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+/** An S3-compatible bucket for uploaded images (AWS, MinIO, R2 …). */
+export interface S3StorageConfig {
+  kind: "s3";
+  bucket: string;
+  region: string;
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint?: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Public URL prefix objects are read from (a CDN or public bucket domain), no trailing slash. */
+  publicBaseUrl?: string;
+  forcePathStyle: boolean;
+}
+
+export interface Config {
+  mode: "demo" | "production";
+  port: number;
+  host: string;
+  /** Unset: embedded PGlite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  publicUrl?: string;
+  /** Key material for encrypting TOTP secrets; demo mode may keep a generated one in the database. */
+  appSecret?: string;
+  trustProxy: boolean;
+  sessionIdleMinutes: number;
+  sessionAbsoluteHours: number;
+  reseller2faDefault: boolean;
+  bootstrapAdmin?: { email: string; password: string; name: string };
+  supplierTimeoutMs: number;
+  /** This instance runs the job queue too (off for HTTP-only instances beside `cli worker`). */
+  runJobs: boolean;
+  /** Demo mode fills an empty catalogue from the simulators. */
+  seedDemoCatalogue: boolean;
+  /** Reseller emails that also see hidden games (spec §2: two privileged accounts). */
+  privilegedResellers: string[];
+  moogold: {
+    mode: "simulator" | "live";
+    baseUrl: string;
+    partnerId?: string;
+    secretKey?: string;
+  };
+  elitedias: {
+    mode: "simulator" | "live";
+    baseUrl: string;
+    checkIdUrl: string;
+    apiKey?: string;
+    origin?: string;
+  };
+  /** Where uploaded images go: files under `dataDir/uploads` served by the app, or a bucket. */
+  storage: { kind: "local" } | S3StorageConfig;
+  /** The USD→SGD market rate source (Yahoo Finance chart API, external-apis.md §4). */
+  fx: {
+    mode: "simulator" | "live";
+    baseUrl: string;
+    /** How long a fetched market rate is served before the next page view refreshes it. */
+    cacheSeconds: number;
+  };
+}
+
+function describeIssues(
+  error: z.ZodError,
+  env: Record<string, string | undefined>,
+): string {
+  return error.issues
+    .map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      const got = env[name];
+      const shown = name.includes("SECRET") || name.includes("PASSWORD") ||
+          name.includes("KEY")
+        ? ""
+        : got === undefined
+        ? ""
+        : ` (got '${got}')`;
+      return `${name}: ${issue.message}${shown}`;
+    })
+    .join("; ");
+}
+
+/** Reads and validates configuration; a bad value throws ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      `Invalid configuration: ${describeIssues(parsed.error, cleaned)}`,
+    );
+  }
+  const e = parsed.data;
+  const production = e.APP_MODE === "production";
+  const problems: string[] = [];
+  if (production && !e.APP_SECRET) {
+    problems.push(
+      "APP_SECRET: required when APP_MODE is production (32+ random characters)",
+    );
+  }
+  if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    problems.push("ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither");
+  }
+  const moogoldMode = e.MOOGOLD_MODE ?? (production ? "live" : "simulator");
+  if (
+    moogoldMode === "live" && (!e.MOOGOLD_PARTNER_ID || !e.MOOGOLD_SECRET_KEY)
+  ) {
+    problems.push(
+      "MOOGOLD_PARTNER_ID and MOOGOLD_SECRET_KEY: required when MooGold is live",
+    );
+  }
+  const elitediasMode = e.ELITEDIAS_MODE ?? (production ? "live" : "simulator");
+  if (elitediasMode === "live" && !e.ELITEDIAS_API_KEY) {
+    problems.push("ELITEDIAS_API_KEY: required when EliteDias is live");
+  }
+  const s3 = e.STORAGE === "s3";
+  const missingS3 = (
+    ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const
+  ).filter((name) => !e[name]);
+  if (s3 && missingS3.length) {
+    problems.push(`${missingS3.join(", ")}: required when STORAGE is s3`);
+  }
+  if (problems.length) {
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+
+  return {
+    mode: e.APP_MODE,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
+    appSecret: e.APP_SECRET,
+    trustProxy: e.TRUST_PROXY,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionAbsoluteHours: e.SESSION_ABSOLUTE_HOURS,
+    reseller2faDefault: e.RESELLER_2FA_DEFAULT,
+    bootstrapAdmin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD
+      ? {
+        email: e.ADMIN_EMAIL.toLowerCase(),
+        password: e.ADMIN_PASSWORD,
+        name: e.ADMIN_NAME ?? "Admin",
+      }
+      : undefined,
+    supplierTimeoutMs: e.SUPPLIER_TIMEOUT_MS,
+    seedDemoCatalogue: e.SEED_DEMO_CATALOGUE,
+    runJobs: e.RUN_JOBS,
+    privilegedResellers: e.PRIVILEGED_RESELLERS.split(",").map((v) => v.trim().toLowerCase())
+      .filter(Boolean),
+    moogold: {
+      mode: moogoldMode,
+      baseUrl: e.MOOGOLD_BASE_URL,
+      partnerId: e.MOOGOLD_PARTNER_ID,
+      secretKey: e.MOOGOLD_SECRET_KEY,
+    },
+    elitedias: {
+      mode: elitediasMode,
+      baseUrl: e.ELITEDIAS_BASE_URL,
+      checkIdUrl: e.ELITEDIAS_CHECKID_URL,
+      apiKey: e.ELITEDIAS_API_KEY,
+      origin: e.ELITEDIAS_ORIGIN,
+    },
+    // The non-null assertions are the missingS3 check above.
+    storage: s3
+      ? {
+        kind: "s3",
+        bucket: e.S3_BUCKET!,
+        region: e.S3_REGION!,
+        endpoint: e.S3_ENDPOINT,
+        accessKeyId: e.S3_ACCESS_KEY_ID!,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+        publicBaseUrl: e.S3_PUBLIC_BASE_URL?.replace(/\/+$/, ""),
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      }
+      : { kind: "local" },
+    fx: {
+      mode: e.FX_MODE ?? (production ? "live" : "simulator"),
+      baseUrl: e.FX_BASE_URL.replace(/\/+$/, ""),
+      cacheSeconds: e.FX_CACHE_SECONDS,
+    },
+  };
+}
+
+const CONFIG_KEY = Symbol.for("topup.config");
+
+/** The process-wide configuration, read from the environment once. */
+export function getConfig(): Config {
+  const g = globalThis as { [CONFIG_KEY]?: Config };
+  g[CONFIG_KEY] ??= loadConfig(Deno.env.toObject());
+  return g[CONFIG_KEY];
+}

@@ -1,0 +1,142 @@
+import { Kysely, PGliteDialect } from "kysely";
+import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import { PostgresJSDialect } from "kysely-postgres-js";
+import postgres from "postgres";
+import { PGlite, types } from "@electric-sql/pglite";
+import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { Database } from "./schema.ts";
+import { MIGRATIONS } from "./migrations/index.ts";
+
+export type Db = Kysely<Database>;
+
+export interface DbOptions {
+  /** postgres:// URL; when unset the embedded PGlite in `dataDir` is used. */
+  databaseUrl?: string;
+  /** Folder for the embedded database. */
+  dataDir: string;
+  /** Pool size for a PostgreSQL server. */
+  maxConnections?: number;
+}
+
+/** Opens a Kysely handle on PostgreSQL (postgres.js) or the embedded PGlite. */
+export function createDb(options: DbOptions): Db {
+  if (options.databaseUrl) {
+    const sql = postgres(options.databaseUrl, {
+      max: options.maxConnections ?? 10,
+      onnotice: () => {},
+      // Money columns are bigint cents: read them as JS numbers (safe below 2^53 cents).
+      types: {
+        // Repositories write JSON columns as JSON text (PGlite takes text as-is); postgres.js
+        // would otherwise encode that text a second time, storing a JSON string.
+        json: {
+          to: 114,
+          from: [114, 3802],
+          serialize: (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v)),
+          parse: (v: string) => JSON.parse(v),
+        },
+        bigint: {
+          to: 20,
+          from: [20],
+          serialize: (v: number) => String(v),
+          parse: (v: string) => Number(v),
+        },
+      },
+    });
+    return new Kysely<Database>({
+      dialect: new PostgresJSDialect({ postgres: sql }),
+    });
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  claimPgliteFolder(options.dataDir);
+  const pglite = new PGlite(join(options.dataDir, "pglite"), {
+    parsers: { [types.INT8]: (v: string) => Number(v) },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const destroy = db.destroy.bind(db);
+  db.destroy = async () => {
+    await destroy();
+    releasePgliteFolder(options.dataDir);
+  };
+  return db;
+}
+
+/** Raised when another live process has the embedded database open. */
+export class DatabaseBusyError extends Error {
+  override name = "DatabaseBusyError";
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    Deno.kill(pid, "SIGCONT");
+    return true;
+  } catch (error) {
+    return !(error instanceof Deno.errors.NotFound);
+  }
+}
+
+const LOCK_FILE = ".topup.lock";
+
+/**
+ * PGlite is one process's database: a second process opening the same folder would corrupt it.
+ * A lock file with our pid guards the folder; a lock left by a dead process is taken over.
+ */
+function claimPgliteFolder(dataDir: string): void {
+  const lock = join(dataDir, LOCK_FILE);
+  if (existsSync(lock)) {
+    const pid = Number(readFileSync(lock, "utf8"));
+    if (pid && pid !== Deno.pid && processAlive(pid)) {
+      throw new DatabaseBusyError(
+        `The embedded database in ${dataDir} is in use by another process (pid ${pid}). ` +
+          "Stop the server first, or run on PostgreSQL with DATABASE_URL.",
+      );
+    }
+  }
+  writeFileSync(lock, String(Deno.pid));
+}
+
+function releasePgliteFolder(dataDir: string): void {
+  const lock = join(dataDir, LOCK_FILE);
+  try {
+    if (Number(readFileSync(lock, "utf8")) === Deno.pid) rmSync(lock);
+  } catch {
+    // Already gone: nothing to release.
+  }
+}
+
+class StaticMigrationProvider implements MigrationProvider {
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(MIGRATIONS);
+  }
+}
+
+/** Applies every pending migration; throws with the failing migration's error. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+const DB_KEY = Symbol.for("topup.db");
+
+/**
+ * The process-wide handle. Kept on globalThis because the CLI and the built server bundle each
+ * carry a copy of this module, and PGlite allows one open instance per data folder.
+ */
+export function getDb(options: DbOptions): Db {
+  const g = globalThis as { [DB_KEY]?: Db };
+  g[DB_KEY] ??= createDb(options);
+  return g[DB_KEY];
+}
+
+/** Closes the process-wide handle, if one is open. */
+export async function closeDb(): Promise<void> {
+  const g = globalThis as { [DB_KEY]?: Db };
+  const db = g[DB_KEY];
+  g[DB_KEY] = undefined;
+  await db?.destroy();
+}

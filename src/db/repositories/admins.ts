@@ -1,0 +1,73 @@
+import type { Db } from "../client.ts";
+import type { AdminRow, NewAdmin } from "../schema.ts";
+
+/** Columns safe to return to a browser: no password hash, no TOTP secret. */
+export const ADMIN_PUBLIC_COLUMNS = [
+  "id",
+  "name",
+  "given_name",
+  "family_name",
+  "email",
+  "rank",
+  "remarks",
+  "totp_confirmed",
+  "created_by",
+  "created_at",
+] as const;
+
+export type AdminPublicRow = Pick<
+  AdminRow,
+  (typeof ADMIN_PUBLIC_COLUMNS)[number]
+>;
+
+export async function findAdminByEmail(
+  db: Db,
+  email: string,
+): Promise<AdminRow | undefined> {
+  return await db.selectFrom("admins").selectAll().where("email", "=", email)
+    .executeTakeFirst();
+}
+
+export async function findAdminById(
+  db: Db,
+  id: string,
+): Promise<AdminRow | undefined> {
+  return await db.selectFrom("admins").selectAll().where("id", "=", id)
+    .executeTakeFirst();
+}
+
+export async function findAdminPublicById(
+  db: Db,
+  id: string,
+): Promise<AdminPublicRow | undefined> {
+  return await db.selectFrom("admins").select(ADMIN_PUBLIC_COLUMNS).where(
+    "id",
+    "=",
+    id,
+  )
+    .executeTakeFirst();
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const row = await db.selectFrom("admins").select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertAdmin(
+  db: Db,
+  admin: NewAdmin,
+): Promise<AdminPublicRow> {
+  return await db.insertInto("admins").values(admin).returning(
+    ADMIN_PUBLIC_COLUMNS,
+  )
+    .executeTakeFirstOrThrow();
+}
+
+export async function listAdmins(db: Db): Promise<AdminPublicRow[]> {
+  return await db.selectFrom("admins").select(ADMIN_PUBLIC_COLUMNS).orderBy(
+    "created_at",
+    "asc",
+  )
+    .execute();
+}

@@ -1,0 +1,96 @@
+import { sql, type Transaction } from "kysely";
+import type { Db } from "../client.ts";
+import type { Database, GameRow, GamesTable } from "../schema.ts";
+import type { Insertable, Updateable } from "kysely";
+
+export type NewGame = Insertable<GamesTable>;
+export type GameUpdate = Updateable<GamesTable>;
+
+export async function listGameRows(db: Db): Promise<GameRow[]> {
+  return await db.selectFrom("games").selectAll().orderBy("priority", "asc").orderBy("name", "asc")
+    .execute();
+}
+
+export async function findGameRowById(db: Db, id: string): Promise<GameRow | undefined> {
+  return await db.selectFrom("games").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function findGameRowBySupplierName(
+  db: Db,
+  supplier: string,
+  supplierName: string,
+): Promise<GameRow | undefined> {
+  return await db.selectFrom("games").selectAll().where("supplier", "=", supplier)
+    .where("supplier_name", "=", supplierName).executeTakeFirst();
+}
+
+export async function insertGameRow(
+  db: Db | Transaction<Database>,
+  game: NewGame,
+): Promise<GameRow> {
+  return await db.insertInto("games").values(game).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The highest priority in use (0 when there are no games). */
+export async function maxGamePriority(db: Db | Transaction<Database>): Promise<number> {
+  const row = await db.selectFrom("games")
+    .select(sql<number>`coalesce(max(priority), 0)::int`.as("p"))
+    .executeTakeFirstOrThrow();
+  return Number(row.p);
+}
+
+/**
+ * Saves a whole game if it is still at `version`; returns the new row, or undefined when someone
+ * else saved first (optimistic concurrency: two admins editing never silently overwrite).
+ */
+export async function updateGameRowAtVersion(
+  db: Db,
+  id: string,
+  version: number,
+  changes: GameUpdate,
+): Promise<GameRow | undefined> {
+  return await db.updateTable("games")
+    .set({ ...changes, version: sql`version + 1`, updated_at: new Date() })
+    .where("id", "=", id)
+    .where("version", "=", version)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Replaces a game's items and packages (price sync); bumps the version. */
+export async function updateGameCatalogue(
+  db: Db,
+  id: string,
+  catalogue: { gameItems: unknown[]; packages: unknown[] },
+): Promise<void> {
+  await db.updateTable("games")
+    .set({
+      game_items: JSON.stringify(catalogue.gameItems),
+      packages: JSON.stringify(catalogue.packages),
+      version: sql`version + 1`,
+      updated_at: new Date(),
+    })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function deleteGameRow(db: Db, id: string): Promise<boolean> {
+  const r = await db.deleteFrom("games").where("id", "=", id).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}
+
+/** A launched MooGold game by its product id. */
+export async function findGameRowByMoogoldId(
+  db: Db,
+  productId: string,
+): Promise<GameRow | undefined> {
+  return await db.selectFrom("games").selectAll().where("supplier", "=", "monkey")
+    .where("supplier_game_id", "=", productId).executeTakeFirst();
+}
+
+/** How many supplier games are launched (spec §3: a launch gets priority count + 1). */
+export async function countLaunchedGames(db: Db | Transaction<Database>): Promise<number> {
+  const row = await db.selectFrom("games").select(sql<number>`count(*)::int`.as("n"))
+    .where("supplier", "in", ["monkey", "elephant"]).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,43 @@
+import { sql } from "kysely";
+import type { Db } from "../client.ts";
+
+/** Failures counted for `key` in the current window (0 once the window has passed). */
+export async function countRecentFailures(
+  db: Db,
+  key: string,
+  windowSeconds: number,
+): Promise<number> {
+  const row = await db.selectFrom("login_attempts").select("failures")
+    .where("key", "=", key)
+    .where(
+      "window_start",
+      ">",
+      sql<Date>`now() - make_interval(secs => ${windowSeconds})`,
+    )
+    .executeTakeFirst();
+  return row?.failures ?? 0;
+}
+
+/** Adds one failure for `key`, starting a new window when the old one has passed. */
+export async function recordFailure(
+  db: Db,
+  key: string,
+  windowSeconds: number,
+): Promise<void> {
+  const expired = sql<
+    boolean
+  >`login_attempts.window_start <= now() - make_interval(secs => ${windowSeconds})`;
+  await db.insertInto("login_attempts")
+    .values({ key, failures: 1 })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        failures: sql`CASE WHEN ${expired} THEN 1 ELSE login_attempts.failures + 1 END`,
+        window_start: sql`CASE WHEN ${expired} THEN now() ELSE login_attempts.window_start END`,
+      })
+    )
+    .execute();
+}
+
+export async function clearFailures(db: Db, key: string): Promise<void> {
+  await db.deleteFrom("login_attempts").where("key", "=", key).execute();
+}

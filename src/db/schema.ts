@@ -1,0 +1,276 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** Set by the database on insert; never written by the app. */
+type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** JSONB: read as a value, written as its JSON text. */
+type Json<T> = ColumnType<T, string, string>;
+/** PostgreSQL numeric, kept as an exact decimal string. */
+type Numeric = ColumnType<string, string | number, string | number>;
+
+export type UserType = "admin" | "reseller";
+export type SessionStage = "enrol" | "password_ok" | "active";
+export type BalanceEntryType =
+  | "initial"
+  | "order_placed"
+  | "order_refunded"
+  | "top_up"
+  | "deduct";
+
+export interface AdminsTable {
+  id: Generated<string>;
+  name: string;
+  given_name: string | null;
+  family_name: string | null;
+  email: string;
+  password_hash: string;
+  rank: string;
+  remarks: Generated<string>;
+  totp_secret_enc: string | null;
+  totp_confirmed: Generated<boolean>;
+  totp_last_step: Generated<number>;
+  created_by: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface ResellersTable {
+  id: Generated<string>;
+  name: string;
+  phone: Generated<string>;
+  email: string;
+  password_hash: string;
+  balance_cents: Generated<number>;
+  markup: ColumnType<Record<string, number>, string | undefined, string>;
+  remarks: Generated<string>;
+  disable_discounts: Generated<boolean>;
+  rank: Generated<string>;
+  two_fa_enabled: Generated<boolean>;
+  totp_secret_enc: string | null;
+  totp_confirmed: Generated<boolean>;
+  totp_last_step: Generated<number>;
+  created_by: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+  deleted_at: Date | null;
+}
+
+export interface OrderSnapshot {
+  id: string;
+  date: string;
+  item: string;
+  amount: number;
+}
+
+export interface BalanceHistoryTable {
+  id: Generated<number>;
+  reseller_id: string;
+  at: CreatedAt;
+  type: BalanceEntryType;
+  old_cents: number;
+  new_cents: number;
+  order_id: string | null;
+  order_snapshot: ColumnType<
+    OrderSnapshot | null,
+    string | null | undefined,
+    never
+  >;
+  actor: Generated<string>;
+}
+
+export interface ConsumersTable {
+  id: Generated<string>;
+  name: string;
+  email: string;
+  phone: Generated<string>;
+  created_at: CreatedAt;
+  deleted_at: Date | null;
+}
+
+export interface GamesTable {
+  id: Generated<string>;
+  name: string;
+  supplier_name: Generated<string>;
+  supplier: Generated<string>;
+  supplier_game_id: string | null;
+  supplier_notes: Generated<string>;
+  has_packages: Generated<boolean>;
+  is_hidden: Generated<boolean>;
+  is_out_of_stock: Generated<boolean>;
+  priority: Generated<number>;
+  tagline: Generated<string>;
+  description: Generated<string>;
+  game_image: Generated<string>;
+  about_this_game: Generated<string>;
+  faq: Json<{ question: string; answer: string }[]>;
+  platforms: Json<string[]>;
+  requires_server_id: Generated<boolean>;
+  requires_character_name: Generated<boolean>;
+  instructional_image: Generated<string>;
+  game_currency: Generated<string>;
+  consumer_markup: Numeric;
+  reseller_markup: Json<Record<string, number>>;
+  reseller_markup_all: Numeric;
+  markup_for_individual_resellers: Generated<boolean>;
+  servers: Json<Record<string, string>>;
+  redemption_codes: Generated<string>;
+  game_items: Json<unknown[]>;
+  packages: Json<unknown[]>;
+  links: Json<Record<string, { name: string; link: string }[]>>;
+  official_website_link: Generated<string>;
+  fandom_link: Generated<string>;
+  reddit_link: Generated<string>;
+  version: Generated<number>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface OrdersTable {
+  id: string;
+  buyer_type: "reseller" | "consumer";
+  status: string;
+  reseller_id: string | null;
+  reseller_name: string | null;
+  old_balance_cents: number | null;
+  new_balance_cents: number | null;
+  consumer_id: string | null;
+  consumer_name: string | null;
+  consumer_email: string | null;
+  consumer_phone: string | null;
+  game_id: string | null;
+  game: string;
+  package: string | null;
+  package_ed_name: string | null;
+  item: string;
+  denom: string;
+  user_id: string;
+  server_id: Generated<string>;
+  user_name: Generated<string>;
+  amount_cents: number;
+  cost: Numeric;
+  supplier: string;
+  supplier_order_id: string | null;
+  payment_provider: string | null;
+  payment_reference: string | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface RestrictedMlbbUsersTable {
+  id: Generated<string>;
+  user_id: string;
+  server_id: string;
+  created_at: CreatedAt;
+  created_by: string;
+}
+
+export interface EmailsTable {
+  id: Generated<string>;
+  folder: "inbox" | "sent";
+  to_address: string;
+  from_address: string;
+  subject: Generated<string>;
+  date: CreatedAt;
+  body_html: Generated<string>;
+  message_id: string | null;
+  in_reply_to: string | null;
+  deleted_at: Date | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: Json<unknown>;
+  updated_at: CreatedAt;
+  updated_by: Generated<string>;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_type: UserType;
+  user_id: string;
+  stage: SessionStage;
+  totp_failures: Generated<number>;
+  created_at: CreatedAt;
+  last_seen_at: CreatedAt;
+  expires_at: ColumnType<Date, Date, Date>;
+  ip: Generated<string>;
+}
+
+export interface LoginAttemptsTable {
+  key: string;
+  window_start: CreatedAt;
+  failures: Generated<number>;
+}
+
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  response_status: number | null;
+  response_body: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: Json<Record<string, unknown>>;
+  run_at: CreatedAt;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  locked_until: Date | null;
+  locked_by: string | null;
+  last_error: string | null;
+  done_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface PaymentEventsTable {
+  id: Generated<number>;
+  provider: string;
+  event_key: string;
+  raw_body: string;
+  received_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: CreatedAt;
+  actor_type: string;
+  actor_id: string | null;
+  actor_name: Generated<string>;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  before: ColumnType<unknown, string | null | undefined, never>;
+  after: ColumnType<unknown, string | null | undefined, never>;
+}
+
+export interface Database {
+  admins: AdminsTable;
+  resellers: ResellersTable;
+  balance_history: BalanceHistoryTable;
+  consumers: ConsumersTable;
+  games: GamesTable;
+  orders: OrdersTable;
+  restricted_mlbb_users: RestrictedMlbbUsersTable;
+  emails: EmailsTable;
+  settings: SettingsTable;
+  sessions: SessionsTable;
+  login_attempts: LoginAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  jobs: JobsTable;
+  payment_events: PaymentEventsTable;
+  audit_log: AuditLogTable;
+}
+
+export type AdminRow = Selectable<AdminsTable>;
+export type NewAdmin = Insertable<AdminsTable>;
+export type AdminUpdate = Updateable<AdminsTable>;
+export type ResellerRow = Selectable<ResellersTable>;
+export type NewReseller = Insertable<ResellersTable>;
+export type BalanceHistoryRow = Selectable<BalanceHistoryTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type NewOrder = Insertable<OrdersTable>;
+export type GameRow = Selectable<GamesTable>;

@@ -1,0 +1,129 @@
+import type { Db } from "../db/client.ts";
+import { insertGameRow, listGameRows } from "../db/repositories/games.ts";
+import type { Suppliers } from "../integrations/suppliers.ts";
+import type { GamePackageDto } from "../shared/game-types.ts";
+import { launchGame, LaunchGameSchema, newGameItem, readSupplierOffer } from "./launch.ts";
+import { MLBB_SUPPLIER_NAME, MOBILE_LEGENDS } from "./games.ts";
+import { UpstreamError } from "./errors.ts";
+import { parseDecimal } from "./money.ts";
+
+const MLBB_PACKAGES = [
+  { name: "mlbb", description: "Standard Mobile Legends diamonds" },
+  { name: "mlbb_special", description: "Special region packages" },
+  { name: "mlbb_global", description: "Global accounts" },
+] as const;
+
+/** Double-recharge denominations in the demo's mlbb_special package (spec: 'Double Recharge ⚡⚡'). */
+const DOUBLE_RECHARGE = new Set(["50", "150", "250", "500"]);
+
+/**
+ * Creates the Mobile Legends game: three packages, each priced from its EliteDias game
+ * (mlbb, mlbb_special, mlbb_global). Markup keys mlbb, mlbb_global, mlbb_special already exist
+ * on every reseller (spec §9 default markup keys).
+ */
+export async function createMobileLegendsGame(
+  db: Db,
+  suppliers: Suppliers,
+  options: { consumerMarkup: number },
+): Promise<void> {
+  const packages: GamePackageDto[] = [];
+  for (const pkg of MLBB_PACKAGES) {
+    const offer = await readSupplierOffer(suppliers, "elephant", pkg.name, "");
+    if (!offer) throw new UpstreamError(`Could not read ${pkg.name} from EliteDias`);
+    packages.push({
+      name: pkg.name,
+      supplierPackageName: pkg.name,
+      description: pkg.description,
+      remarks: "",
+      isHidden: false,
+      isOutOfStock: false,
+      markupConsumer: options.consumerMarkup,
+      gameItems: [...offer]
+        .filter(([, o]) => parseDecimal(o.cost).units > 0n)
+        .map(([key, o]) => ({
+          ...newGameItem(key, o),
+          isDoubleRecharge: pkg.name === "mlbb_special" && DOUBLE_RECHARGE.has(key),
+        })),
+    });
+  }
+  await insertGameRow(db, {
+    name: MOBILE_LEGENDS,
+    supplier: "elephant",
+    supplier_name: MLBB_SUPPLIER_NAME,
+    supplier_game_id: null,
+    has_packages: true,
+    priority: 1,
+    tagline: "Diamonds delivered in minutes",
+    requires_server_id: true,
+    game_currency: "Diamonds",
+    consumer_markup: options.consumerMarkup,
+    reseller_markup: "{}",
+    reseller_markup_all: 0,
+    servers: "{}",
+    game_items: "[]",
+    packages: JSON.stringify(packages),
+    faq: "[]",
+    platforms: JSON.stringify(["Android", "iOS"]),
+    links: "{}",
+  });
+}
+
+const DEMO_LAUNCHES = [
+  {
+    supplier: "elephant",
+    supplierName: "genshin",
+    name: "Genshin Impact (EliteDias)",
+    gameCurrency: "Genesis Crystals",
+    requiresServerID: true,
+  },
+  { supplier: "elephant", supplierName: "pubgm", name: "PUBG Mobile", gameCurrency: "UC" },
+  {
+    supplier: "elephant",
+    supplierName: "honkai_star_rail",
+    name: "Honkai: Star Rail",
+    gameCurrency: "",
+    requiresServerID: true,
+  },
+  {
+    supplier: "monkey",
+    supplierName: "Free Fire",
+    supplierGameID: "2362359",
+    name: "Free Fire",
+    gameCurrency: "Diamonds",
+  },
+  {
+    supplier: "monkey",
+    supplierName: "Ragnarok Origin",
+    supplierGameID: "5177311",
+    name: "Ragnarok Origin",
+    gameCurrency: "",
+    requiresServerID: true,
+    requiresCharacterName: true,
+  },
+  {
+    supplier: "monkey",
+    supplierName: "Valorant",
+    supplierGameID: "4233885",
+    name: "Valorant",
+    gameCurrency: "Points",
+  },
+];
+
+/** Fills an empty catalogue with Mobile Legends and a few launched games from both simulators. */
+export async function seedDemoCatalogue(
+  db: Db,
+  suppliers: Suppliers,
+): Promise<number> {
+  if ((await listGameRows(db)).length) return 0;
+  await createMobileLegendsGame(db, suppliers, { consumerMarkup: 8.8 });
+  for (const launch of DEMO_LAUNCHES) {
+    const input = LaunchGameSchema.parse({
+      ...launch,
+      tagline: `Top up ${launch.name} instantly`,
+      consumerMarkup: 8.8,
+      resellerMarkupAll: 5,
+    });
+    await launchGame(db, suppliers, input, { _id: null, name: "demo" });
+  }
+  return 1 + DEMO_LAUNCHES.length;
+}

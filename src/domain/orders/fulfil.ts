@@ -1,0 +1,196 @@
+import type { Db } from "../../db/client.ts";
+import type { OrderRow } from "../../db/schema.ts";
+import {
+  findOrderById,
+  noteOrderError,
+  OPEN_RESELLER_STATUSES,
+  transitionOrder,
+} from "../../db/repositories/orders.ts";
+import { creditReseller } from "../../db/repositories/ledger.ts";
+import { insertBalanceEntry } from "../../db/repositories/balance-history.ts";
+import { findGameRowById } from "../../db/repositories/games.ts";
+import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { SupplierError, SupplierOrderStatus } from "../../integrations/http.ts";
+
+/** What one supplier call taught us about an order. */
+export type SupplierVerdict =
+  | { kind: "accepted"; supplierOrderId: string; status: SupplierOrderStatus }
+  | { kind: "failed"; reason: string }
+  | { kind: "unknown"; reason: string };
+
+/**
+ * A supplier's own refusal (or a 4xx) is definitive: the item was not delivered. Timeouts,
+ * network errors, 5xx and garbage are uncertain: the order may exist, so nothing is refunded
+ * until a status check knows.
+ */
+function classify(error: SupplierError): Exclude<SupplierVerdict, { kind: "accepted" }> {
+  const definitive = error.kind === "supplier" ||
+    (error.kind === "http" && String(error.code ?? "").startsWith("4"));
+  const reason = `${error.kind}${error.code ? ` ${error.code}` : ""}: ${error.message}`;
+  return definitive ? { kind: "failed", reason } : { kind: "unknown", reason };
+}
+
+const productFields = new Map<number, { fields: string[]; at: number }>();
+
+async function moogoldFields(suppliers: Suppliers, productId: number): Promise<string[] | null> {
+  const cached = productFields.get(productId);
+  if (cached && Date.now() - cached.at < 600_000) return cached.fields;
+  const detail = await suppliers.moogold.productDetail(productId);
+  if (!detail.ok) return null;
+  productFields.set(productId, { fields: detail.value.fields, at: Date.now() });
+  return detail.value.fields;
+}
+
+/** MooGold keys order data by the product's field labels: the first is the player id. */
+function moogoldOrderFields(labels: string[], order: OrderRow): Record<string, string> {
+  const fields: Record<string, string> = {};
+  labels.forEach((label, i) => {
+    if (i === 0) fields[label] = order.user_id;
+    else if (/server|zone/i.test(label)) fields[label] = order.server_id;
+  });
+  return fields;
+}
+
+async function createAtSupplier(
+  suppliers: Suppliers,
+  order: OrderRow,
+  productId: string | null,
+): Promise<SupplierVerdict> {
+  if (order.supplier === "elephant") {
+    const r = await suppliers.elitedias.topup({
+      game: order.package_ed_name ?? "",
+      userid: order.user_id,
+      serverid: order.server_id || undefined,
+      denom: order.denom,
+      reference: order.id,
+    });
+    return r.ok
+      ? { kind: "accepted", supplierOrderId: r.value.orderId, status: "pending" }
+      : classify(r);
+  }
+  const id = Number(productId);
+  const labels = await moogoldFields(suppliers, id);
+  if (!labels) return { kind: "unknown", reason: "MooGold product detail unavailable" };
+  // MooGold orders keep the variation id as their denom.
+  const variation = Number(order.denom);
+  if (!Number.isSafeInteger(variation)) {
+    return { kind: "failed", reason: "no MooGold variation id" };
+  }
+  const r = await suppliers.moogold.createOrder({
+    variationId: variation,
+    category: 1,
+    fields: moogoldOrderFields(labels, order),
+    partnerOrderId: order.id,
+  });
+  if (r.ok) {
+    return { kind: "accepted", supplierOrderId: String(r.value.orderId), status: "pending" };
+  }
+  if (r.kind === "supplier" && r.code === "420") return await checkAtSupplier(suppliers, order);
+  return classify(r);
+}
+
+/** Asks the supplier where an order stands (by its id, or by our reference for MooGold). */
+async function checkAtSupplier(suppliers: Suppliers, order: OrderRow): Promise<SupplierVerdict> {
+  if (order.supplier === "elephant") {
+    if (!order.supplier_order_id) return { kind: "unknown", reason: "not yet at EliteDias" };
+    const r = await suppliers.elitedias.trackOrder(order.supplier_order_id);
+    if (!r.ok) return { kind: "unknown", reason: classify(r).reason };
+    return { kind: "accepted", supplierOrderId: r.value.orderId, status: r.value.status };
+  }
+  const r = order.supplier_order_id
+    ? await suppliers.moogold.orderDetail(Number(order.supplier_order_id))
+    : await suppliers.moogold.orderDetailByPartnerId(order.id);
+  if (!r.ok) return { kind: "unknown", reason: classify(r).reason };
+  return { kind: "accepted", supplierOrderId: String(r.value.orderId), status: r.value.status };
+}
+
+/**
+ * Marks an order failed and gives the reseller the amount back, once: the status change is
+ * conditional and the 'order_refunded' row is unique per order, all in one transaction.
+ */
+export async function refundResellerOrder(
+  db: Db,
+  orderId: string,
+  reason: string,
+): Promise<boolean> {
+  return await db.transaction().execute(async (trx) => {
+    const order = await transitionOrder(trx, orderId, OPEN_RESELLER_STATUSES, {
+      status: "error",
+      last_error: reason.slice(0, 1000),
+    });
+    if (!order || !order.reseller_id) return false;
+    const balances = await creditReseller(trx, order.reseller_id, order.amount_cents);
+    await insertBalanceEntry(trx, {
+      resellerId: order.reseller_id,
+      type: "order_refunded",
+      oldCents: balances.oldCents,
+      newCents: balances.newCents,
+      orderId: order.id,
+      actor: "system",
+    });
+    return true;
+  });
+}
+
+/** Applies a verdict to an order: forward moves only, refund on a definitive failure. */
+async function applyVerdict(db: Db, order: OrderRow, verdict: SupplierVerdict): Promise<void> {
+  if (verdict.kind === "failed") {
+    await refundResellerOrder(db, order.id, verdict.reason);
+  } else if (verdict.kind === "unknown") {
+    await noteOrderError(db, order.id, verdict.reason);
+  } else if (verdict.status === "failed") {
+    await transitionOrder(db, order.id, ["new"], {
+      status: "pending",
+      supplier_order_id: verdict.supplierOrderId,
+    });
+    await refundResellerOrder(db, order.id, "supplier reports the order failed");
+  } else {
+    await transitionOrder(db, order.id, ["new"], {
+      status: "pending",
+      supplier_order_id: verdict.supplierOrderId,
+      last_error: null,
+    });
+    if (verdict.status === "successful") {
+      await transitionOrder(db, order.id, ["pending"], { status: "successful", last_error: null });
+    }
+  }
+}
+
+/**
+ * The job after commit: sends a new order to its supplier with our order id as the reference
+ * (so a retry after a crash or timeout finds the same order). Returns false when the answer was
+ * uncertain and the job should run again.
+ */
+export async function sendOrderToSupplier(
+  db: Db,
+  suppliers: Suppliers,
+  orderId: string,
+): Promise<boolean> {
+  const order = await findOrderById(db, orderId);
+  if (!order || order.status !== "new") return true;
+  const game = order.game_id ? await findGameRowById(db, order.game_id) : undefined;
+  const verdict = await createAtSupplier(suppliers, order, game?.supplier_game_id ?? null);
+  await applyVerdict(db, order, verdict);
+  return verdict.kind !== "unknown";
+}
+
+/**
+ * Spec §4 refresh: asks the supplier about a new or pending order and moves it forward; a new
+ * order the supplier has never seen is sent again (same reference, so never twice).
+ */
+export async function refreshOrder(
+  db: Db,
+  suppliers: Suppliers,
+  orderId: string,
+): Promise<OrderRow> {
+  const order = await findOrderById(db, orderId);
+  if (!order) throw new Error(`order ${orderId} vanished`);
+  if (!OPEN_RESELLER_STATUSES.includes(order.status as "new" | "pending")) return order;
+  const verdict = await checkAtSupplier(suppliers, order);
+  if (order.status === "new" && verdict.kind === "unknown") {
+    await sendOrderToSupplier(db, suppliers, order.id);
+  } else {
+    await applyVerdict(db, order, verdict);
+  }
+  return (await findOrderById(db, orderId))!;
+}

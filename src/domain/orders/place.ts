@@ -1,0 +1,238 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "../../db/client.ts";
+import type { GameRow } from "../../db/schema.ts";
+import { findGameRowByMoogoldId, findGameRowBySupplierName } from "../../db/repositories/games.ts";
+import { findResellerById } from "../../db/repositories/resellers.ts";
+import { insertOrder, isRestrictedMlbbUser } from "../../db/repositories/orders.ts";
+import { debitReseller } from "../../db/repositories/ledger.ts";
+import { insertBalanceEntry } from "../../db/repositories/balance-history.ts";
+import { enqueueJob } from "../../db/repositories/jobs.ts";
+import {
+  claimIdempotencyKey,
+  findIdempotencyKey,
+  storeIdempotentResponse,
+} from "../../db/repositories/idempotency.ts";
+import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
+import type { ResellerOrderDto } from "../../shared/order-types.ts";
+import { computeResellerPrice, formatResellerItemName } from "../pricing.ts";
+import { centsToDollars, dollarsToCents, formatDollars } from "../money.ts";
+import { resellerMarkupFor } from "../reseller-catalogue.ts";
+import { choosePackageFor, verifyMlbbAccount } from "../mlbb-verification.ts";
+import { formatOutOfStockTitle, type MlbbPackage } from "../package-choice.ts";
+import { MLBB_SUPPLIER_NAME } from "../games.ts";
+import {
+  ConflictError,
+  InsufficientBalanceError,
+  NotFoundError,
+  ValidationError,
+} from "../errors.ts";
+import { presentResellerOrder } from "./present.ts";
+
+export const SUPPLIER_CREATE_JOB = "order.supplier_create";
+
+/** What a reseller asks for; `clientAmount` is only compared, never charged. */
+export interface PlaceOrderInput {
+  kind: "mlbb" | "elephant" | "monkey";
+  resellerId: string;
+  /** Reseller may order hidden games (PRIVILEGED_RESELLERS). */
+  seesHiddenGames: boolean;
+  /** EliteDias game code (elephant). */
+  supplierGameName?: string;
+  /** MooGold product id (monkey). */
+  productID?: string;
+  /** The package the browser chose (mlbb); the server decides it again. */
+  package?: string;
+  denom: string;
+  userid: string;
+  serverid: string;
+  userName: string;
+  clientAmount?: number;
+}
+
+export interface PlaceOrderResult {
+  status: number;
+  body: { order: ResellerOrderDto };
+}
+
+export interface OrderContext {
+  db: Db;
+  suppliers: Suppliers;
+}
+
+/** Order ids are the supplier reference too: time-ordered, unguessable, short enough to read. */
+export function newOrderId(): string {
+  const random = BigInt("0x" + randomBytes(5).toString("hex")).toString(36).toUpperCase();
+  return `R${Date.now().toString(36).toUpperCase()}${random.padStart(8, "0")}`;
+}
+
+async function findGame(db: Db, input: PlaceOrderInput): Promise<GameRow> {
+  const game = input.kind === "mlbb"
+    ? await findGameRowBySupplierName(db, "elephant", MLBB_SUPPLIER_NAME)
+    : input.kind === "elephant"
+    ? await findGameRowBySupplierName(db, "elephant", input.supplierGameName ?? "")
+    : await findGameRowByMoogoldId(db, input.productID ?? "");
+  if (!game || (game.is_hidden && !input.seesHiddenGames)) {
+    throw new NotFoundError("Game not found");
+  }
+  return game;
+}
+
+/** Spec §4: the server verifies Mobile Legends accounts itself and picks the package. */
+async function decideMlbbPackage(
+  ctx: OrderContext,
+  game: GameRow,
+  input: PlaceOrderInput,
+): Promise<GamePackageDto> {
+  const packages = game.packages as GamePackageDto[];
+  const stock = (name: string) => packages.find((p) => p.name === name)?.isOutOfStock ?? true;
+  const [verification, isRestricted] = await Promise.all([
+    verifyMlbbAccount(ctx.suppliers, input.userid, input.serverid),
+    isRestrictedMlbbUser(ctx.db, input.userid, input.serverid),
+  ]);
+  const choice = choosePackageFor(verification, {
+    isRestricted,
+    outOfStock: {
+      mlbb: stock("mlbb"),
+      mlbb_special: stock("mlbb_special"),
+      mlbb_global: stock("mlbb_global"),
+    },
+  });
+  if (choice.kind === "invalid") throw new ValidationError("Invalid user");
+  if (choice.kind === "out_of_stock") {
+    throw new ConflictError(formatOutOfStockTitle(choice.package ?? game.name));
+  }
+  if (input.package && input.package !== choice.package) {
+    throw new ConflictError("This account now gets a different package. Please verify it again.");
+  }
+  return packages.find((p) => p.name === (choice.package as MlbbPackage))!;
+}
+
+function findItem(items: GameItemDto[], denom: string): GameItemDto {
+  const item = items.find((i) => i.nameSupplier === denom && !i.isHiddenReseller);
+  if (!item) throw new NotFoundError("Item not found");
+  return item;
+}
+
+function fingerprintOf(input: PlaceOrderInput): string {
+  const { kind, supplierGameName, productID, package: pkg, denom, userid, serverid, clientAmount } =
+    input;
+  return createHash("sha256")
+    .update(
+      JSON.stringify([
+        kind,
+        supplierGameName,
+        productID,
+        pkg,
+        denom,
+        userid,
+        serverid,
+        clientAmount,
+      ]),
+    )
+    .digest("hex");
+}
+
+/**
+ * Places a reseller order. The server prices it from the catalogue and the reseller's markup and
+ * discount rules; a client amount that differs is refused, never charged. One transaction
+ * debits the balance conditionally, writes the order, its 'order_placed' history row and the job
+ * that calls the supplier after commit. With an idempotency key, repeats return the first answer.
+ */
+export async function placeResellerOrder(
+  ctx: OrderContext,
+  input: PlaceOrderInput,
+  idempotencyKey?: string,
+): Promise<PlaceOrderResult> {
+  const reseller = await findResellerById(ctx.db, input.resellerId);
+  if (!reseller) throw new NotFoundError("Reseller not found");
+  const game = await findGame(ctx.db, input);
+  if (game.is_out_of_stock) throw new ConflictError(formatOutOfStockTitle(game.name));
+  if (game.requires_server_id && !input.serverid.trim()) {
+    throw new ValidationError("serverid: Server ID is required for this game");
+  }
+  const pkg = input.kind === "mlbb" ? await decideMlbbPackage(ctx, game, input) : undefined;
+  if (pkg?.isOutOfStock) throw new ConflictError(formatOutOfStockTitle(pkg.name));
+  const item = findItem(pkg ? pkg.gameItems : (game.game_items as GameItemDto[]), input.denom);
+  const markupKey = pkg ? pkg.name : game.supplier_name;
+  const priceCents = computeResellerPrice(item, {
+    markupPercent: resellerMarkupFor(reseller, markupKey, pkg ? undefined : game),
+    disableDiscounts: reseller.disable_discounts,
+  });
+  if (input.clientAmount !== undefined && dollarsToCents(input.clientAmount) !== priceCents) {
+    throw new ConflictError(
+      `The price of this item is now ${formatDollars(priceCents)}. Please check and order again.`,
+      { price: centsToDollars(priceCents) },
+    );
+  }
+  const itemName = formatResellerItemName(item.nameReseller, game.game_currency);
+  const scope = `reseller:${reseller.id}`;
+  const fingerprint = fingerprintOf(input);
+
+  return await ctx.db.transaction().execute(async (trx) => {
+    if (idempotencyKey && !(await claimIdempotencyKey(trx, scope, idempotencyKey, fingerprint))) {
+      const previous = await findIdempotencyKey(trx, scope, idempotencyKey);
+      if (!previous || previous.fingerprint !== fingerprint) {
+        throw new ConflictError("This Idempotency-Key was used for a different order");
+      }
+      return {
+        status: previous.response_status ?? 201,
+        body: previous.response_body,
+      } as PlaceOrderResult;
+    }
+    const balances = await debitReseller(trx, reseller.id, priceCents);
+    if (!balances) throw new InsufficientBalanceError();
+    const id = newOrderId();
+    const order = await insertOrder(trx, {
+      id,
+      buyer_type: "reseller",
+      status: "new",
+      reseller_id: reseller.id,
+      reseller_name: reseller.name,
+      old_balance_cents: balances.oldCents,
+      new_balance_cents: balances.newCents,
+      consumer_id: null,
+      consumer_name: null,
+      consumer_email: null,
+      consumer_phone: null,
+      game_id: game.id,
+      game: game.name,
+      package: pkg?.name ?? null,
+      package_ed_name: pkg?.supplierPackageName ??
+        (game.supplier === "elephant" ? game.supplier_name : null),
+      item: itemName,
+      // MooGold orders by variation id; EliteDias by denomination name.
+      denom: game.supplier === "monkey" ? (item.id ?? item.nameSupplier) : item.nameSupplier,
+      user_id: input.userid.trim(),
+      server_id: input.serverid.trim(),
+      user_name: input.userName.trim(),
+      amount_cents: priceCents,
+      cost: String(item.cost),
+      supplier: game.supplier,
+      supplier_order_id: null,
+      payment_provider: null,
+      payment_reference: null,
+      last_error: null,
+    });
+    await insertBalanceEntry(trx, {
+      resellerId: reseller.id,
+      type: "order_placed",
+      oldCents: balances.oldCents,
+      newCents: balances.newCents,
+      orderId: id,
+      order: {
+        id,
+        date: order.created_at.toISOString(),
+        item: itemName,
+        amount: centsToDollars(priceCents),
+      },
+      actor: reseller.name,
+    });
+    await enqueueJob(trx, SUPPLIER_CREATE_JOB, { orderId: id });
+    const result: PlaceOrderResult = { status: 201, body: { order: presentResellerOrder(order) } };
+    if (idempotencyKey) {
+      await storeIdempotentResponse(trx, scope, idempotencyKey, result.status, result.body);
+    }
+    return result;
+  });
+}

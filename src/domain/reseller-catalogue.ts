@@ -1,0 +1,97 @@
+import type { Db } from "../db/client.ts";
+import type { GameRow } from "../db/schema.ts";
+import { findGameRowById } from "../db/repositories/games.ts";
+import { findResellerById } from "../db/repositories/resellers.ts";
+import type { GameItemDto, GamePackageDto, ResellerItemDto } from "../shared/game-types.ts";
+import { computeResellerPrice, formatResellerItemName } from "./pricing.ts";
+import { centsToDollars } from "./money.ts";
+import { NotFoundError } from "./errors.ts";
+
+/** What a reseller sees of one game: its packages (Mobile Legends) or its items, priced for them. */
+export interface ResellerGameCatalogue {
+  game: { _id: string; name: string; supplierName: string; isOutOfStock: boolean };
+  packages: { name: string; isOutOfStock: boolean; gameItems: ResellerItemDto[] }[];
+  gameItems: ResellerItemDto[];
+}
+
+/** The reseller's markup for a game or package: their own map first, then the game's settings. */
+export function resellerMarkupFor(
+  reseller: { name: string; markup: Record<string, number> },
+  key: string,
+  game?: Pick<
+    GameRow,
+    "markup_for_individual_resellers" | "reseller_markup" | "reseller_markup_all"
+  >,
+): number {
+  const own = reseller.markup[key];
+  if (own !== undefined) return Number(own);
+  if (!game) return 0;
+  if (game.markup_for_individual_resellers) return Number(game.reseller_markup[reseller.name] ?? 0);
+  return Number(game.reseller_markup_all);
+}
+
+function priceItems(
+  items: GameItemDto[],
+  markupPercent: number,
+  disableDiscounts: boolean,
+  gameCurrency: string,
+): ResellerItemDto[] {
+  return items
+    .filter((item) => !item.isHiddenReseller)
+    .map((item) => ({
+      key: item.nameSupplier,
+      name: formatResellerItemName(item.nameReseller, gameCurrency),
+      nameConsumer: item.nameConsumer,
+      price: centsToDollars(computeResellerPrice(item, { markupPercent, disableDiscounts })),
+      image: item.image,
+      isDoubleRecharge: item.isDoubleRecharge,
+    }));
+}
+
+/**
+ * GET /api/resellers/game/{gameId}: the game's items at this reseller's price (cost + markup,
+ * discount unless disableDiscounts, rounded up to the cent). Hidden games and hidden items are
+ * left out unless the reseller may see hidden games.
+ */
+export async function resellerCatalogue(
+  db: Db,
+  resellerId: string,
+  gameId: string,
+  seesHiddenGames: boolean,
+): Promise<ResellerGameCatalogue> {
+  const [game, reseller] = await Promise.all([
+    findGameRowById(db, gameId),
+    findResellerById(db, resellerId),
+  ]);
+  if (!game || !reseller || (game.is_hidden && !seesHiddenGames)) {
+    throw new NotFoundError("Game not found");
+  }
+  const who = { name: reseller.name, markup: reseller.markup };
+  const packages = (game.packages as GamePackageDto[])
+    .filter((p) => !p.isHidden)
+    .map((p) => ({
+      name: p.name,
+      isOutOfStock: p.isOutOfStock,
+      gameItems: priceItems(
+        p.gameItems,
+        resellerMarkupFor(who, p.name),
+        reseller.disable_discounts,
+        game.game_currency,
+      ),
+    }));
+  return {
+    game: {
+      _id: game.id,
+      name: game.name,
+      supplierName: game.supplier_name,
+      isOutOfStock: game.is_out_of_stock,
+    },
+    packages,
+    gameItems: priceItems(
+      game.game_items as GameItemDto[],
+      resellerMarkupFor(who, game.supplier_name, game),
+      reseller.disable_discounts,
+      game.game_currency,
+    ),
+  };
+}

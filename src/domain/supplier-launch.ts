@@ -1,0 +1,69 @@
+import type { Db } from "../db/client.ts";
+import type { Suppliers } from "../integrations/suppliers.ts";
+import type { GameDto } from "../shared/game-types.ts";
+import { type Actor, LAUNCH_FAILED, launchGame, LaunchGameSchema } from "./launch.ts";
+import { UpstreamError } from "./errors.ts";
+
+export interface SupplierLaunchOptions {
+  supplier: "elephant" | "monkey";
+  /** EliteDias game code, or MooGold product id. */
+  game: string;
+  name: string;
+  tagline?: string;
+  gameCurrency?: string;
+  consumerMarkup: number;
+  resellerMarkupAll: number;
+  isHidden?: boolean;
+}
+
+/**
+ * Does what the launch form does for an operator: reads the supplier's fields and servers to
+ * decide whether a server ID and a character name are needed, then launches with every item.
+ */
+export async function launchFromSupplier(
+  db: Db,
+  suppliers: Suppliers,
+  options: SupplierLaunchOptions,
+  actor: Actor,
+): Promise<GameDto> {
+  let fields: string[];
+  let servers: Record<string, string>;
+  let supplierName = options.game;
+  let supplierNotes = "";
+  if (options.supplier === "elephant") {
+    const [f, s] = await Promise.all([
+      suppliers.elitedias.gameFields(options.game),
+      suppliers.elitedias.serverList(options.game),
+    ]);
+    if (!f.ok || !s.ok) throw new UpstreamError(LAUNCH_FAILED);
+    fields = f.value.fields;
+    supplierNotes = f.value.notes;
+    servers = s.value;
+  } else {
+    const id = Number(options.game);
+    const [d, s] = await Promise.all([
+      suppliers.moogold.productDetail(id),
+      suppliers.moogold.serverList(id),
+    ]);
+    if (!d.ok || !s.ok) throw new UpstreamError(LAUNCH_FAILED);
+    fields = d.value.fields;
+    servers = s.value ?? {};
+    supplierName = d.value.name;
+  }
+  const input = LaunchGameSchema.parse({
+    name: options.name,
+    tagline: options.tagline ?? "",
+    supplier: options.supplier,
+    supplierName,
+    supplierNotes,
+    supplierGameID: options.supplier === "monkey" ? options.game : "",
+    consumerMarkup: options.consumerMarkup,
+    resellerMarkupAll: options.resellerMarkupAll,
+    requiresServerID: fields.some((f) => /server/i.test(f)) || Object.keys(servers).length > 0,
+    requiresCharacterName: fields.some((f) => /character|nickname|ign/i.test(f)),
+    servers,
+    isHidden: options.isHidden ?? false,
+    gameCurrency: options.gameCurrency ?? "",
+  });
+  return await launchGame(db, suppliers, input, actor);
+}

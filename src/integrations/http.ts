@@ -1,0 +1,331 @@
+// HTTP plumbing shared by the supplier clients and their simulators: the typed result every
+// client call returns, one timed JSON POST, and the fault machinery both simulators use.
+
+import { z } from "zod";
+
+/** Why a supplier call did not produce a usable answer. */
+export type SupplierErrorKind = "timeout" | "network" | "http" | "supplier" | "malformed";
+
+/** A failed supplier call. `code` is the supplier's own error code, or the HTTP status for `http`. */
+export interface SupplierError {
+  ok: false;
+  kind: SupplierErrorKind;
+  message: string;
+  code?: string;
+}
+
+/** The outcome of every supplier call: clients never throw, so callers must look at `ok`. */
+export type SupplierResult<T> = { ok: true; value: T } | SupplierError;
+
+/** Our three supplier order states, whatever words the supplier uses. */
+export type SupplierOrderStatus = "successful" | "pending" | "failed";
+
+/** A JSON body as it came back, before any supplier-specific reading. */
+export interface RawJsonResponse {
+  status: number;
+  json: unknown;
+}
+
+/** Builds a failed result. */
+export function failWith(kind: SupplierErrorKind, message: string, code?: string): SupplierError {
+  return code === undefined ? { ok: false, kind, message } : { ok: false, kind, message, code };
+}
+
+/**
+ * Sends one request and parses the JSON answer, classifying every failure: timeout, network,
+ * an HTTP error without JSON, or garbage. A JSON error body comes back as a value, for the
+ * caller to read the supplier's own error shape.
+ */
+export async function fetchJson(
+  url: string,
+  init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
+  timeoutMs: number,
+): Promise<SupplierResult<RawJsonResponse>> {
+  // One signal covers connect, headers and body: a supplier that stalls mid-body is a timeout too.
+  const signal = AbortSignal.timeout(timeoutMs);
+  let status: number;
+  let text: string;
+  try {
+    const response = await fetch(url, { ...init, signal });
+    status = response.status;
+    text = await response.text();
+  } catch (error) {
+    const host = new URL(url).host;
+    if (signal.aborted) return failWith("timeout", `no answer from ${host} within ${timeoutMs} ms`);
+    return failWith("network", `cannot reach ${host}: ${describeError(error)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const snippet = text.slice(0, 80).replace(/\s+/g, " ");
+    if (status < 200 || status > 299) {
+      return failWith("http", `HTTP ${status}: ${snippet}`, String(status));
+    }
+    return failWith("malformed", `answer is not JSON: ${snippet}`);
+  }
+  return { ok: true, value: { status, json } };
+}
+
+/** POSTs an already serialised JSON body and parses the answer (see fetchJson). */
+export function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<SupplierResult<RawJsonResponse>> {
+  return fetchJson(url, { method: "POST", body, headers }, timeoutMs);
+}
+
+/**
+ * A price or balance as suppliers send it (JSON number or numeric string), kept as exact decimal
+ * text so no float ever touches money; src/domain/money.ts parses it.
+ */
+export const decimalText = z.union([z.number(), z.string()])
+  .transform((value) => String(value).trim())
+  .refine((text) => /^\d+(\.\d+)?$/.test(text), { error: "expected a non-negative decimal" });
+
+/** Summarises a zod failure in one line for a `malformed` result. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
+    .join("; ");
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// ---- Simulators: a local server, knobs, fault injection and canned bad answers ----
+
+/** A running local simulator server. */
+export interface SimulatorServer {
+  /** Origin of the server, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  /** Releases held requests, then stops the server. */
+  close(): Promise<void>;
+}
+
+/** Serves a simulator handler on a free local port (port 0 lets the OS pick). */
+export function startSimulatorServer(
+  handler: (request: Request) => Promise<Response>,
+  options: { port?: number; hostname?: string } = {},
+): SimulatorServer {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const inFlight = new Set<AbortController>();
+  const server = Deno.serve(
+    { port: options.port ?? 0, hostname, onListen() {} },
+    async (request) => {
+      // The handler sees a copy carrying our own signal, so close() can release a response the
+      // simulator is deliberately holding. Deno's request.signal is never read: touching it opts
+      // into its deprecated abort-after-every-response behaviour (and a warning). A held response
+      // therefore ends at close() or after holdMs, like a stalled server ignoring a caller who left.
+      const controller = new AbortController();
+      inFlight.add(controller);
+      try {
+        return await handler(
+          new Request(request.url, {
+            method: request.method,
+            headers: request.headers,
+            body: request.body,
+            signal: controller.signal,
+          }),
+        );
+      } finally {
+        inFlight.delete(controller);
+      }
+    },
+  );
+  return {
+    url: `http://${hostname}:${server.addr.port}`,
+    async close() {
+      for (const controller of inFlight) controller.abort();
+      await server.shutdown();
+    },
+  };
+}
+
+/** Fault and timing settings of a simulator; tests may change them at any time. */
+export interface SimulatorKnobs {
+  /** Delay before every answer. */
+  latencyMs: number;
+  /** Share of calls (0..1) answered with a supplier error body. */
+  errorRate: number;
+  /** Share of calls (0..1) that get no answer until the caller gives up. */
+  timeoutRate: number;
+  /** Share of calls (0..1) answered with garbage that is not the supplier's JSON. */
+  malformedRate: number;
+  /** How long a "timeout" fault holds the response when the caller does not give up first. */
+  holdMs: number;
+  /** Time after which a placed order completes on its own. */
+  completeAfterMs: number;
+}
+
+/** Knob values used when neither the options nor the environment set one. */
+export const DEFAULT_KNOBS: SimulatorKnobs = {
+  latencyMs: 0,
+  errorRate: 0,
+  timeoutRate: 0,
+  malformedRate: 0,
+  holdMs: 60_000,
+  completeAfterMs: 3_000,
+};
+
+const KNOB_VARIABLES: Record<keyof SimulatorKnobs, string> = {
+  latencyMs: "LATENCY_MS",
+  errorRate: "ERROR_RATE",
+  timeoutRate: "TIMEOUT_RATE",
+  malformedRate: "MALFORMED_RATE",
+  holdMs: "HOLD_MS",
+  completeAfterMs: "COMPLETE_AFTER_MS",
+};
+
+const RATE_KNOBS = new Set<keyof SimulatorKnobs>(["errorRate", "timeoutRate", "malformedRate"]);
+
+/** Reads the knobs set in the environment, e.g. SIM_MOOGOLD_ERROR_RATE for prefix SIM_MOOGOLD. */
+export function knobsFromEnv(
+  prefix: string,
+  env: Record<string, string | undefined>,
+): Partial<SimulatorKnobs> {
+  const knobs: Partial<SimulatorKnobs> = {};
+  const variables = Object.entries(KNOB_VARIABLES) as [keyof SimulatorKnobs, string][];
+  for (const [knob, suffix] of variables) {
+    const name = `${prefix}_${suffix}`;
+    const text = env[name]?.trim();
+    if (text === undefined || text === "") continue;
+    const value = Number(text);
+    const max = RATE_KNOBS.has(knob) ? 1 : Number.MAX_SAFE_INTEGER;
+    // A typo in a knob should stop start-up, not silently run a simulator without the fault.
+    if (!Number.isFinite(value) || value < 0 || value > max) {
+      throw new RangeError(`${name} must be a number between 0 and ${max}, got "${text}"`);
+    }
+    knobs[knob] = value;
+  }
+  return knobs;
+}
+
+/** What a simulator does instead of answering normally. */
+export type SimulatedFault = "error" | "timeout" | "malformed";
+
+/** Deterministic and random fault selection shared by the simulators. */
+export interface FaultInjector {
+  /** The next `count` calls (to `endpoint` only, when given) get `fault`. */
+  forceNext(fault: SimulatedFault, count?: number, endpoint?: string): void;
+  /** Every call to `endpoint` gets `fault` until cleared with null. */
+  failEndpoint(endpoint: string, fault: SimulatedFault | null): void;
+  /** Drops forced and per-endpoint faults; the rate knobs stay. */
+  clearFaults(): void;
+  /** Picks the fault for one call, if any. */
+  drawFault(endpoint: string): SimulatedFault | null;
+}
+
+/** Creates a fault injector reading the live knobs, with random draws from a fixed seed. */
+export function createFaultInjector(knobs: SimulatorKnobs, seed: number): FaultInjector {
+  const random = createSeededRandom(seed);
+  let forced: { fault: SimulatedFault; remaining: number; endpoint?: string }[] = [];
+  const byEndpoint = new Map<string, SimulatedFault>();
+  return {
+    forceNext(fault, count = 1, endpoint) {
+      forced.push({ fault, remaining: count, endpoint });
+    },
+    failEndpoint(endpoint, fault) {
+      if (fault === null) byEndpoint.delete(endpoint);
+      else byEndpoint.set(endpoint, fault);
+    },
+    clearFaults() {
+      forced = [];
+      byEndpoint.clear();
+    },
+    drawFault(endpoint) {
+      const entry = forced.find((f) => f.endpoint === undefined || f.endpoint === endpoint);
+      if (entry !== undefined) {
+        entry.remaining -= 1;
+        forced = forced.filter((f) => f.remaining > 0);
+        return entry.fault;
+      }
+      const pinned = byEndpoint.get(endpoint);
+      if (pinned !== undefined) return pinned;
+      const roll = random();
+      if (roll < knobs.timeoutRate) return "timeout";
+      if (roll < knobs.timeoutRate + knobs.errorRate) return "error";
+      const malformedBelow = knobs.timeoutRate + knobs.errorRate + knobs.malformedRate;
+      return roll < malformedBelow ? "malformed" : null;
+    },
+  };
+}
+
+/** mulberry32: a tiny seeded generator, so a fault rate replays the same way every run. */
+function createSeededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Waits `ms`, or less if `signal` aborts first; never rejects. */
+export function waitFor(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", finish);
+      resolve();
+    };
+    const timer = setTimeout(finish, ms);
+    signal.addEventListener("abort", finish);
+  });
+}
+
+/** What a "timeout" fault finally sends if the caller is still waiting: a proxy's gateway timeout. */
+export function gatewayTimeoutResponse(): Response {
+  return new Response("<html><body><h1>504 Gateway Time-out</h1></body></html>", {
+    status: 504,
+    headers: { "content-type": "text/html" },
+  });
+}
+
+/** A body a JSON client cannot use: an HTML error page with status 200, as CDNs sometimes send. */
+export function garbageResponse(): Response {
+  return new Response(
+    "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>",
+    { status: 200, headers: { "content-type": "text/html" } },
+  );
+}
+
+/** Returns the path after `basePath`, without leading slashes, or null when outside it. */
+export function routeAfterBase(request: Request, basePath: string): string | null {
+  const pathname = new URL(request.url).pathname;
+  const base = basePath.replace(/\/+$/, "");
+  if (base !== "" && pathname !== base && !pathname.startsWith(`${base}/`)) return null;
+  return pathname.slice(base.length).replace(/^\/+/, "");
+}
+
+/** The value as a plain JSON object, or an empty one: simulators read bodies leniently. */
+export function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : {};
+}
+
+/** A supplier-style timestamp, "2025-01-05 15:04:05" in UTC. */
+export function formatSupplierDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+}
+
+/** Turns a price given as "1.23" or 1.23 into integer cents, refusing anything else. */
+export function priceToCents(price: string | number): number {
+  const text = typeof price === "number" ? String(price) : price.trim();
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+  if (match === null) throw new RangeError(`price must look like 12.34, got "${text}"`);
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
+/** Formats integer cents as a decimal string with two places, e.g. 190 → "1.90". */
+export function centsToDecimal(cents: number): string {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+}

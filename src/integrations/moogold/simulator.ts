@@ -1,0 +1,149 @@
+// A local MooGold that speaks the wire format of external-apis.md §1. This file is the gate every
+// request passes (routing, Accept, faults, Basic auth, timestamp, body `path`, HMAC signature);
+// what MooGold sells and remembers lives in simulator-shop.ts.
+
+import { Buffer } from "node:buffer";
+import { timingSafeEqual } from "node:crypto";
+import {
+  asObject,
+  createFaultInjector,
+  DEFAULT_KNOBS,
+  type FaultInjector,
+  garbageResponse,
+  gatewayTimeoutResponse,
+  routeAfterBase,
+  type SimulatorKnobs,
+  waitFor,
+} from "../http.ts";
+import {
+  createMoogoldShop,
+  type MoogoldBody,
+  moogoldError,
+  type MoogoldShop,
+} from "./simulator-shop.ts";
+import { moogoldBasicAuth, signMoogoldRequest } from "./wire.ts";
+
+export {
+  MOOGOLD_OUT_OF_STOCK,
+  type MoogoldOrderStatusText,
+  type MoogoldRejection,
+  type MoogoldSimOrder,
+} from "./simulator-shop.ts";
+
+/** How to build a MooGold simulator; every field has a default. */
+export interface MoogoldSimulatorOptions {
+  /** Path prefix the handler is mounted under, e.g. "/__sim/moogold". */
+  basePath?: string;
+  partnerId?: string;
+  secretKey?: string;
+  /** Must match the client's option of the same name. */
+  signPartnerOrderId?: boolean;
+  knobs?: Partial<SimulatorKnobs>;
+  /** Seed of the random fault draws. */
+  seed?: number;
+  /** Starting wallet, USD. */
+  balance?: string;
+  /** Clock, ms since epoch. */
+  now?: () => number;
+}
+
+/** An in-memory MooGold: its handler, live knobs, fault levers and shop levers. */
+export interface MoogoldSimulator
+  extends Omit<FaultInjector, "drawFault">, Omit<MoogoldShop, "routes"> {
+  handler: (request: Request) => Promise<Response>;
+  /** Live knobs: changing a field changes the next call. */
+  knobs: SimulatorKnobs;
+}
+
+/** Credentials the simulator accepts unless told otherwise. */
+export const MOOGOLD_SIMULATOR_CREDENTIALS = { partnerId: "sim_partner", secretKey: "sim_secret" };
+
+// MooGold's replay window is unconfirmed; five minutes catches milliseconds-for-seconds bugs.
+const MAX_CLOCK_SKEW_SECONDS = 300;
+
+/** Creates an in-memory MooGold with the seeded catalogue. */
+export function createMoogoldSimulator(options: MoogoldSimulatorOptions = {}): MoogoldSimulator {
+  const basePath = options.basePath ?? "";
+  const partnerId = options.partnerId ?? MOOGOLD_SIMULATOR_CREDENTIALS.partnerId;
+  const secretKey = options.secretKey ?? MOOGOLD_SIMULATOR_CREDENTIALS.secretKey;
+  const signPartnerOrderId = options.signPartnerOrderId ?? true;
+  const now = options.now ?? Date.now;
+  const knobs: SimulatorKnobs = { ...DEFAULT_KNOBS, ...options.knobs };
+  const faults = createFaultInjector(knobs, options.seed ?? 1);
+  const expectedAuthorization = moogoldBasicAuth(partnerId, secretKey);
+  const balance = options.balance ?? "1000.00";
+  const { routes, ...levers } = createMoogoldShop({ knobs, now, balance });
+
+  function checkCredentials(
+    request: Request,
+    raw: string,
+    body: MoogoldBody,
+    path: string,
+  ): Response | null {
+    if (request.headers.get("authorization") !== expectedAuthorization) {
+      return moogoldError("422", "API not authorised", 401);
+    }
+    const timestamp = request.headers.get("timestamp") ?? "";
+    const skew = Math.abs(now() / 1000 - Number(timestamp));
+    if (!/^\d+$/.test(timestamp) || skew > MAX_CLOCK_SKEW_SECONDS) {
+      return moogoldError("422", "Invalid timestamp", 401);
+    }
+    if (body.path !== path) return moogoldError("418", "Path mismatch");
+    let signed = raw;
+    // In the unsigned mode the client signed {path, data} and appended partnerOrderId afterwards;
+    // JSON.stringify keeps key order, so dropping the key rebuilds the exact signed string.
+    if (!signPartnerOrderId && "partnerOrderId" in body) {
+      const { partnerOrderId: _unsigned, ...rest } = body;
+      signed = JSON.stringify(rest);
+    }
+    const expected = Buffer.from(signMoogoldRequest(secretKey, signed, timestamp, path));
+    const given = Buffer.from(request.headers.get("auth") ?? "");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return moogoldError("422", "Invalid signature", 401);
+    }
+    return null;
+  }
+
+  async function handler(request: Request): Promise<Response> {
+    const path = routeAfterBase(request, basePath);
+    const route = path === null ? undefined : routes[path];
+    if (path === null || route === undefined || request.method !== "POST") {
+      return Response.json({
+        code: "rest_no_route",
+        message: "No route was found matching the URL and request method.",
+        data: { status: 404 },
+      }, { status: 404 });
+    }
+    if (!(request.headers.get("accept") ?? "").includes("application/json")) {
+      return new Response("<html><body>404 Not Found</body></html>", {
+        status: 404,
+        headers: { "content-type": "text/html" },
+      });
+    }
+    await waitFor(knobs.latencyMs, request.signal);
+    const fault = faults.drawFault(path);
+    if (fault === "timeout") {
+      await waitFor(knobs.holdMs, request.signal);
+      return gatewayTimeoutResponse();
+    }
+    if (fault === "malformed") return garbageResponse();
+    if (fault === "error") return moogoldError("500", "Simulated supplier error");
+    const raw = await request.text();
+    let body: MoogoldBody;
+    try {
+      body = asObject(JSON.parse(raw));
+    } catch {
+      return moogoldError("422", "Invalid JSON body");
+    }
+    return checkCredentials(request, raw, body, path) ?? route(body);
+  }
+
+  return {
+    handler,
+    knobs,
+    forceNext: faults.forceNext,
+    failEndpoint: faults.failEndpoint,
+    clearFaults: faults.clearFaults,
+    ...levers,
+  };
+}

@@ -1,0 +1,69 @@
+import type { Config } from "../config.ts";
+import { createMoogoldClient, type MoogoldClient } from "./moogold/client.ts";
+import { createElitediasClient, type ElitediasClient } from "./elitedias/client.ts";
+
+/** Where the app mounts the simulators when a supplier runs in simulator mode. */
+export const SIMULATOR_PATHS = { moogold: "/__sim/moogold", elitedias: "/__sim/elitedias" };
+/** Credentials the mounted simulators are created with (demo only, never a real account). */
+export const SIMULATOR_CREDENTIALS = {
+  moogold: { partnerId: "sim_partner", secretKey: "sim_secret" },
+  elitedias: { apiKey: "sim_api_key" },
+};
+
+export interface Suppliers {
+  moogold: MoogoldClient;
+  elitedias: ElitediasClient;
+}
+
+/**
+ * The app's own base URL, for clients that talk to the simulators mounted on this server. The
+ * server sets it once it listens (the port may have been picked by the OS).
+ */
+export function internalBaseUrl(): string {
+  const url = Deno.env.get("TOPUP_INTERNAL_URL");
+  if (!url) throw new Error("TOPUP_INTERNAL_URL is not set: the server has not started");
+  return url;
+}
+
+const SUPPLIERS_KEY = Symbol.for("topup.suppliers");
+
+/** The supplier clients: live vendors or the mounted simulators, as configured. */
+export function getSuppliers(config: Config): Suppliers {
+  const g = globalThis as { [SUPPLIERS_KEY]?: Suppliers };
+  if (g[SUPPLIERS_KEY]) return g[SUPPLIERS_KEY];
+  const timeoutMs = config.supplierTimeoutMs;
+  const mg = config.moogold;
+  const moogold = mg.mode === "live"
+    ? createMoogoldClient({
+      baseUrl: mg.baseUrl,
+      partnerId: mg.partnerId!,
+      secretKey: mg.secretKey!,
+      timeoutMs,
+    })
+    : createMoogoldClient({
+      baseUrl: `${internalBaseUrl()}${SIMULATOR_PATHS.moogold}/`,
+      ...SIMULATOR_CREDENTIALS.moogold,
+      timeoutMs,
+    });
+  const ed = config.elitedias;
+  const simBase = ed.mode === "live" ? "" : `${internalBaseUrl()}${SIMULATOR_PATHS.elitedias}`;
+  const elitedias = createElitediasClient(
+    ed.mode === "live"
+      ? {
+        baseUrl: ed.baseUrl,
+        checkIdUrl: ed.checkIdUrl,
+        apiKey: ed.apiKey!,
+        origin: ed.origin ?? config.publicUrl ?? "https://localhost",
+        timeoutMs,
+      }
+      : {
+        baseUrl: simBase,
+        checkIdUrl: `${simBase}/checkid`,
+        apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
+        origin: config.publicUrl ?? internalBaseUrl(),
+        timeoutMs,
+      },
+  );
+  g[SUPPLIERS_KEY] = { moogold, elitedias };
+  return g[SUPPLIERS_KEY];
+}

@@ -1,0 +1,140 @@
+// A local Yahoo Finance chart API speaking the wire format of external-apis.md §4, for SGD=X only:
+// a settable rate, the error shape for unknown symbols, the bot check on User-Agent, and the
+// shared fault knobs (error, timeout, malformed).
+
+import {
+  createFaultInjector,
+  DEFAULT_KNOBS,
+  type FaultInjector,
+  garbageResponse,
+  gatewayTimeoutResponse,
+  routeAfterBase,
+  type SimulatorKnobs,
+  waitFor,
+} from "../http.ts";
+
+/** How to build a Yahoo Finance simulator; every field has a default. */
+export interface YahooFinanceSimulatorOptions {
+  /** Path prefix the handler is mounted under, e.g. "/__sim/yahoo". */
+  basePath?: string;
+  knobs?: Partial<SimulatorKnobs>;
+  /** Seed of the random fault draws. */
+  seed?: number;
+  /** Starting SGD per 1 USD, as decimal text. */
+  rate?: string;
+  /** Clock, ms since epoch. */
+  now?: () => number;
+}
+
+/** An in-memory Yahoo Finance: its handler, live knobs, fault levers and rate levers. */
+export interface YahooFinanceSimulator extends Omit<FaultInjector, "drawFault"> {
+  handler: (request: Request) => Promise<Response>;
+  /** Live knobs: changing a field changes the next call. */
+  knobs: SimulatorKnobs;
+  /** Sets the SGD per 1 USD the next answers carry, e.g. "1.3512". */
+  setRate(rate: string): void;
+  /** Drops meta.regularMarketPrice from answers, as Yahoo sometimes does; clients read close[]. */
+  omitMarketPrice(omit: boolean): void;
+}
+
+/** The rate a fresh simulator quotes. */
+export const YAHOO_SIMULATOR_RATE = "1.3456";
+
+/** The fault endpoint name of the chart call (for forceNext and failEndpoint). */
+export const YAHOO_CHART_ENDPOINT = "chart";
+
+const CHART_PREFIX = "v8/finance/chart/";
+const SYMBOL = "SGD=X";
+const QUOTES = 5;
+
+/** Yahoo's error envelope: `{"chart":{"result":null,"error":{...}}}`. */
+function chartError(status: number, code: string, description: string): Response {
+  return Response.json({ chart: { result: null, error: { code, description } } }, { status });
+}
+
+/** Creates an in-memory Yahoo Finance quoting SGD=X. */
+export function createYahooFinanceSimulator(
+  options: YahooFinanceSimulatorOptions = {},
+): YahooFinanceSimulator {
+  const basePath = options.basePath ?? "";
+  const now = options.now ?? Date.now;
+  const knobs: SimulatorKnobs = { ...DEFAULT_KNOBS, ...options.knobs };
+  const faults = createFaultInjector(knobs, options.seed ?? 1);
+  let rate = options.rate ?? YAHOO_SIMULATOR_RATE;
+  let withMarketPrice = true;
+
+  function chart(): Response {
+    const price = Number(rate);
+    const minute = Math.floor(now() / 60_000) * 60;
+    // A day's minute quotes ending on the rate, then the still-open minute with no close yet.
+    const timestamps = Array.from({ length: QUOTES + 1 }, (_, i) => minute - (QUOTES - i) * 60);
+    const earlier = Number((price * 1.001).toFixed(4));
+    const close = [...Array.from({ length: QUOTES - 1 }, () => earlier), price, null];
+    return Response.json({
+      chart: {
+        result: [{
+          meta: {
+            currency: "SGD",
+            symbol: SYMBOL,
+            exchangeName: "CCY",
+            instrumentType: "CURRENCY",
+            ...(withMarketPrice ? { regularMarketPrice: price } : {}),
+            chartPreviousClose: earlier,
+            regularMarketTime: minute,
+          },
+          timestamp: timestamps,
+          indicators: { quote: [{ open: close, high: close, low: close, close, volume: [] }] },
+        }],
+        error: null,
+      },
+    });
+  }
+
+  async function handler(request: Request): Promise<Response> {
+    const path = routeAfterBase(request, basePath);
+    if (path === null || !path.startsWith(CHART_PREFIX)) {
+      return chartError(404, "Not Found", "HTTP 404 Not Found");
+    }
+    if (request.method !== "GET") {
+      return chartError(405, "Method Not Allowed", "HTTP 405 Method Not Allowed");
+    }
+    // Yahoo answers library User-Agents with a bare 429, which is why clients send a browser's.
+    if (!(request.headers.get("user-agent") ?? "").startsWith("Mozilla/")) {
+      return new Response("Too Many Requests\r\n", {
+        status: 429,
+        headers: { "content-type": "text/plain" },
+      });
+    }
+    if (decodeURIComponent(path.slice(CHART_PREFIX.length)) !== SYMBOL) {
+      return chartError(404, "Not Found", "No data found, symbol may be delisted");
+    }
+    await waitFor(knobs.latencyMs, request.signal);
+    const fault = faults.drawFault(YAHOO_CHART_ENDPOINT);
+    if (fault === "timeout") {
+      await waitFor(knobs.holdMs, request.signal);
+      return gatewayTimeoutResponse();
+    }
+    if (fault === "malformed") return garbageResponse();
+    if (fault === "error") {
+      return chartError(500, "Internal Server Error", "Simulated Yahoo Finance failure");
+    }
+    return chart();
+  }
+
+  return {
+    handler,
+    knobs,
+    forceNext: faults.forceNext,
+    failEndpoint: faults.failEndpoint,
+    clearFaults: faults.clearFaults,
+    setRate(next) {
+      if (!/^\d+(\.\d+)?$/.test(next) || Number(next) <= 0) {
+        throw new RangeError(`rate must be a positive decimal such as 1.3456, got "${next}"`);
+      }
+      rate = next;
+    },
+    omitMarketPrice(omit) {
+      withMarketPrice = !omit;
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { useState } from "react";
+import type { LaunchedGame, SupplierDetail, SupplierGame } from "./types.ts";
+import { fetchSupplierDetail } from "./supplier-api.ts";
+import { formatPrice, launchableItems, matchesSearch } from "./launch-rules.ts";
+import { useLoad } from "./use-load.ts";
+import { LaunchForm } from "./LaunchForm.tsx";
+
+export interface SupplierGameDetailProps {
+  /** The supplier game shown. */
+  game: SupplierGame;
+  /** True when the game is among the launched games. */
+  launched: boolean;
+  /** The priority a launch sends: the launched count + 1. */
+  priority: number;
+  /** Called to return to the supplier's games. */
+  onBack: () => void;
+  /** Called with the launched-games entry after a successful launch. */
+  onLaunched: (game: LaunchedGame) => void;
+}
+
+function DetailsSection({ detail }: { detail: SupplierDetail }) {
+  const servers = Object.entries(detail.servers);
+  return (
+    <section class="panel supplier-details" aria-labelledby="supplier-details-heading">
+      <h4 id="supplier-details-heading">Details</h4>
+      <h5>Fields</h5>
+      {detail.fields.length
+        ? <ul>{detail.fields.map((field) => <li key={field}>{field}</li>)}</ul>
+        : <p class="muted">None</p>}
+      <h5>Servers</h5>
+      {servers.length
+        ? (
+          <ul>
+            {servers.map(([label, value]) => <li key={label}>{`${label}: ${value}`}</li>)}
+          </ul>
+        )
+        : <p>Server list: None</p>}
+      {detail.notes && (
+        <>
+          <h5>Notes</h5>
+          <p class="supplier-notes">{detail.notes}</p>
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Spec §2 Suppliers detail: the supplier's denominations and details, and the launch toggle and
+ * form until the game is launched.
+ */
+export function SupplierGameDetail({
+  game,
+  launched,
+  priority,
+  onBack,
+  onLaunched,
+}: SupplierGameDetailProps) {
+  const detail = useLoad(
+    () => fetchSupplierDetail(game),
+    `${game.supplier}:${game.supplierGameID}:${game.supplierName}`,
+  );
+  const [search, setSearch] = useState("");
+  const [formOpen, setFormOpen] = useState(false);
+  const [justLaunched, setJustLaunched] = useState(false);
+
+  const title = detail.state === "ready" ? detail.value.title : game.supplierName;
+  const items = detail.state === "ready"
+    ? detail.value.items.filter((item) => matchesSearch(item.nameSupplier, search))
+    : [];
+
+  return (
+    <section class="supplier-detail">
+      <div class="supplier-toolbar">
+        <h3>{title}</h3>
+        <input
+          type="search"
+          placeholder="Search item..."
+          aria-label="Search item"
+          value={search}
+          onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
+        />
+        <button type="button" class="btn-secondary" onClick={onBack}>Back to Games</button>
+      </div>
+
+      {detail.state === "loading" && <p class="muted" role="status">Loading details...</p>}
+      {detail.state === "failed" && <p class="banner banner-error" role="alert">{detail.message}
+      </p>}
+      {detail.state === "ready" && (
+        <>
+          <section aria-labelledby="supplier-denominations-heading">
+            <h4 id="supplier-denominations-heading">Denominations</h4>
+            {items.length === 0 && <p class="muted">No items available</p>}
+            <ul class="supplier-grid">
+              {items.map((item) => (
+                <li key={item.id ?? item.nameSupplier} class="denomination-card">
+                  <span>{item.nameSupplier}</span>
+                  <strong class="price">{formatPrice(item.price)}</strong>
+                </li>
+              ))}
+            </ul>
+          </section>
+
+          <DetailsSection detail={detail.value} />
+
+          <div class="launch-area">
+            {justLaunched && (
+              <p class="banner banner-ok" role="status">Game successfully launched!</p>
+            )}
+            {launched && <p class="launched">This game has been launched ✅</p>}
+            {!launched && launchableItems(detail.value.items).length > 0 && (
+              <>
+                <button type="button" class="btn" onClick={() => setFormOpen(!formOpen)}>
+                  {formOpen ? "Cancel Launch" : "Launch this Game"}
+                </button>
+                {formOpen && (
+                  <LaunchForm
+                    game={game}
+                    detail={detail.value}
+                    priority={priority}
+                    onLaunched={(created) => {
+                      setFormOpen(false);
+                      setJustLaunched(true);
+                      onLaunched(created);
+                    }}
+                  />
+                )}
+              </>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+// Spec §2 game item screen: search, item cards with the reseller price, the double-recharge
+// section, and the confirmation before an order (spec §4 Catalogue: one item at a time).
+import { ConfirmDialog } from "../lib/ConfirmDialog.tsx";
+import { useState } from "react";
+import type { ResellerItemDto } from "../../shared/game-types.ts";
+import { formatMoney } from "../lib/format.ts";
+import { formatDollars, withGem } from "./format.ts";
+
+export interface CatalogueProps {
+  /** The items the verified account may buy, priced for this reseller. */
+  items: ResellerItemDto[];
+  /** True while an order is being placed; items cannot be picked meanwhile. */
+  placing: boolean;
+  /** Called with the confirmed item and the idempotency key of that confirmation. */
+  onConfirm: (item: ResellerItemDto, idempotencyKey: string) => void;
+}
+
+interface Selection {
+  item: ResellerItemDto;
+  key: string;
+}
+
+function ItemGrid(
+  { items, disabled, onPick }: {
+    items: ResellerItemDto[];
+    disabled: boolean;
+    onPick: (item: ResellerItemDto) => void;
+  },
+) {
+  return (
+    <div class="rs-item-grid">
+      {items.map((item) => (
+        <button
+          key={item.key}
+          type="button"
+          class="rs-item"
+          disabled={disabled}
+          onClick={() => onPick(item)}
+        >
+          {item.image && <img src={item.image} alt="" loading="lazy" />}
+          <span class="rs-item-name">{withGem(item.name)}</span>
+          {item.nameConsumer.subheader && (
+            <span class="rs-item-sub">{withGem(item.nameConsumer.subheader)}</span>
+          )}
+          <span class="rs-item-price">{formatDollars(item.price)}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function Catalogue({ items, placing, onConfirm }: CatalogueProps) {
+  const [search, setSearch] = useState("");
+  const [selected, setSelected] = useState<Selection | null>(null);
+  const needle = search.trim().toLowerCase();
+  const shown = needle
+    ? items.filter((item) => item.nameConsumer.header.toLowerCase().includes(needle))
+    : items;
+  const regular = shown.filter((item) => !item.isDoubleRecharge);
+  const doubled = shown.filter((item) => item.isDoubleRecharge);
+  // The key is made once per confirmation: resending that confirmation cannot order twice.
+  const pick = (item: ResellerItemDto) => setSelected({ item, key: crypto.randomUUID() });
+
+  return (
+    <section class="rs-catalogue" aria-busy={placing}>
+      <input
+        type="search"
+        class="rs-search"
+        placeholder="Search product..."
+        aria-label="Search product"
+        value={search}
+        onInput={(e) => setSearch(e.currentTarget.value)}
+      />
+      {placing && <p class="muted" role="status">Placing order...</p>}
+      {shown.length === 0 ? <p class="muted">No items available</p> : (
+        <>
+          {regular.length > 0 && <ItemGrid items={regular} disabled={placing} onPick={pick} />}
+          {doubled.length > 0 && (
+            <>
+              <h3 class="rs-section-title">Double Recharge ⚡⚡</h3>
+              <ItemGrid items={doubled} disabled={placing} onPick={pick} />
+            </>
+          )}
+        </>
+      )}
+      {selected && (
+        <ConfirmDialog
+          message={`Proceed with: ${selected.item.name} ($${formatMoney(selected.item.price)})?`}
+          confirmLabel="Place Order"
+          tone="primary"
+          onCancel={() => setSelected(null)}
+          onConfirm={() => {
+            setSelected(null);
+            onConfirm(selected.item, selected.key);
+          }}
+        />
+      )}
+    </section>
+  );
+}

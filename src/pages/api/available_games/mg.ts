@@ -1,0 +1,8 @@
+import type { APIRoute } from "astro";
+import { requireAdmin } from "../../../server/http.ts";
+import { listMoogoldGames } from "../../../domain/supplier-catalogue.ts";
+
+export const GET: APIRoute = async ({ locals }) => {
+  requireAdmin(locals);
+  return Response.json(await listMoogoldGames(locals.app.suppliers()));
+};

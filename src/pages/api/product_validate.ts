@@ -1,0 +1,12 @@
+import type { APIRoute } from "astro";
+import { readJson, requireReseller } from "../../server/http.ts";
+import { MoogoldVerifyInput } from "../../server/order-inputs.ts";
+import { validateMoogoldAccount } from "../../domain/account-verification.ts";
+
+export const POST: APIRoute = async ({ locals, request }) => {
+  requireReseller(locals);
+  const { game, userid, serverid } = await readJson(request, MoogoldVerifyInput);
+  return Response.json(
+    await validateMoogoldAccount(locals.app.suppliers(), game, userid, serverid),
+  );
+};

@@ -1,0 +1,8 @@
+import type { APIRoute } from "astro";
+import { requireAdmin } from "../../server/http.ts";
+import { listAllResellers } from "../../domain/users.ts";
+
+export const GET: APIRoute = async ({ locals }) => {
+  requireAdmin(locals);
+  return Response.json(await listAllResellers(locals.app.db));
+};

@@ -1,0 +1,36 @@
+import type { APIRoute } from "astro";
+import { z } from "zod";
+import { verifySecondFactor } from "../../domain/auth.ts";
+import { UnauthenticatedError } from "../../domain/errors.ts";
+import { readJson, SESSION_COOKIE, setSessionCookie } from "../../server/http.ts";
+
+// `user` and `secret` are part of the spec's payload but never trusted: the session names the
+// user and the server holds the secret.
+const VerifyInput = z.object({
+  user: z.unknown().optional(),
+  secret: z.unknown().optional(),
+  code: z.union([z.string(), z.number().int().nonnegative()])
+    .transform((v) => String(v).trim())
+    .pipe(
+      z.string().min(
+        1,
+        "Please enter the verification code as shown in your Authenticator App",
+      )
+        .max(16),
+    ),
+});
+
+export const POST: APIRoute = async ({ locals, request, cookies, url }) => {
+  const { code } = await readJson(request, VerifyInput);
+  const token = cookies.get(SESSION_COOKIE)?.value;
+  if (!token) {
+    throw new UnauthenticatedError("Verification failed, Please try again.");
+  }
+  const result = await verifySecondFactor(locals.app.auth, {
+    token,
+    code,
+    ip: locals.ip,
+  });
+  setSessionCookie(cookies, result.token, { url, publicUrl: locals.app.config.publicUrl });
+  return Response.json({ verified2FA: true, user: result.user });
+};

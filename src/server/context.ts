@@ -1,0 +1,35 @@
+import { type Config, getConfig } from "../config.ts";
+import { type Db, getDb } from "../db/client.ts";
+import { getSecretBox } from "../domain/app-secret.ts";
+import type { AuthContext } from "../domain/auth.ts";
+import { getSuppliers, type Suppliers } from "../integrations/suppliers.ts";
+
+/** What every request handler needs: configuration, the database and the auth context. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  auth: AuthContext;
+  /** The supplier clients (created on first use: the simulators need the server listening). */
+  suppliers(): Suppliers;
+}
+
+/** Builds the per-process context (one database handle, one secret box). */
+export async function getAppContext(): Promise<AppContext> {
+  const config = getConfig();
+  const db = getDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
+  const box = await getSecretBox(db, config.appSecret);
+  return {
+    config,
+    db,
+    auth: {
+      db,
+      box,
+      sessionIdleMinutes: config.sessionIdleMinutes,
+      sessionAbsoluteHours: config.sessionAbsoluteHours,
+    },
+    suppliers: () => getSuppliers(config),
+  };
+}

@@ -1,0 +1,143 @@
+import type { AstroCookies } from "astro";
+import type { z } from "zod";
+import {
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ThrottledError,
+  UnauthenticatedError,
+  ValidationError,
+} from "../domain/errors.ts";
+import type { CurrentSession } from "../domain/auth.ts";
+import { isAdminRank, type PublicAdmin, type PublicReseller } from "../domain/users.ts";
+
+export const SESSION_COOKIE = "topup_session";
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads a JSON body and parses it with `schema`; anything malformed is a 400, never a 500. */
+export async function readJson<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+): Promise<z.output<S>> {
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) {
+    throw new PayloadTooLargeError("Request body is too large");
+  }
+  let body: unknown;
+  try {
+    body = text === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new ValidationError("Request body must be valid JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({
+      path: i.path.join("."),
+      message: i.message,
+    }));
+    const first = issues[0];
+    throw new ValidationError(
+      first.path ? `${first.path}: ${first.message}` : first.message,
+      { issues },
+    );
+  }
+  return parsed.data;
+}
+
+/** Maps a thrown error to the JSON error response; unexpected errors are logged and hidden. */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof DomainError) {
+    const headers: Record<string, string> = {};
+    if (error instanceof ThrottledError) {
+      headers["Retry-After"] = String(error.retryAfterSeconds);
+    }
+    return Response.json({ error: error.message, ...error.details }, {
+      status: error.status,
+      headers,
+    });
+  }
+  console.error(error);
+  return Response.json({
+    error: "Something went wrong on our side. Please try again.",
+  }, {
+    status: 500,
+  });
+}
+
+/** The signed-in, two-factor-complete admin whose rank allows the console; otherwise 401/403. */
+export function requireAdmin(locals: App.Locals): PublicAdmin {
+  const s = requireActive(locals);
+  if (s.user.role !== "admin" || !isAdminRank(s.user.rank)) {
+    throw new ForbiddenError("Only admins can do this");
+  }
+  return s.user;
+}
+
+/** The signed-in reseller; otherwise 401/403. */
+export function requireReseller(locals: App.Locals): PublicReseller {
+  const s = requireActive(locals);
+  if (s.user.role !== "reseller") {
+    throw new ForbiddenError("Only resellers can do this");
+  }
+  return s.user;
+}
+
+function requireActive(locals: App.Locals): CurrentSession {
+  const s = locals.session;
+  if (!s || s.stage !== "active") {
+    throw new UnauthenticatedError("Please sign in");
+  }
+  return s;
+}
+
+/**
+ * Sets the session cookie: HttpOnly, SameSite=Lax, and Secure when the request came over HTTPS
+ * or the public URL is HTTPS (TLS usually ends at a proxy in front of the app).
+ */
+export function setSessionCookie(
+  cookies: AstroCookies,
+  token: string,
+  request: { url: URL; publicUrl?: string },
+): void {
+  const secure = request.url.protocol === "https:" || !!request.publicUrl?.startsWith("https:");
+  cookies.set(SESSION_COOKIE, token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+  });
+}
+
+export function clearSessionCookie(cookies: AstroCookies): void {
+  cookies.delete(SESSION_COOKIE, { path: "/" });
+}
+
+/** The client address: the socket's, or the first X-Forwarded-For hop when behind a trusted proxy. */
+export function clientIp(
+  request: Request,
+  socketAddress: string,
+  trustProxy: boolean,
+): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]
+      ?.trim();
+    if (forwarded) return forwarded;
+  }
+  return socketAddress;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path id that must be a UUID; anything else is a 404 (not a database error). */
+export function uuidParam(value: string | undefined, what: string): string {
+  if (!value || !UUID.test(value)) throw new NotFoundError(`${what} not found`);
+  return value.toLowerCase();
+}
+
+/** The signed-in reseller's id, when `id` is theirs; another reseller's id is not found (spec §6). */
+export function requireOwnResellerId(locals: App.Locals, id: string | undefined): string {
+  const reseller = requireReseller(locals);
+  if (id !== reseller._id) throw new NotFoundError("Not found");
+  return reseller._id;
+}

@@ -1,0 +1,42 @@
+import type { APIContext } from "astro";
+import { type PlaceOrderInput, placeResellerOrder } from "../domain/orders/place.ts";
+import { kickJobs } from "../domain/jobs.ts";
+import { readJson, requireReseller } from "./http.ts";
+import {
+  ElitediasOrderInput,
+  idempotencyKeyOf,
+  MlbbOrderInput,
+  MoogoldOrderInput,
+} from "./order-inputs.ts";
+
+/** Shared by the three place-order routes (spec §7 Reseller). */
+export async function handlePlaceOrder(
+  { locals, request }: APIContext,
+  kind: PlaceOrderInput["kind"],
+): Promise<Response> {
+  const reseller = requireReseller(locals);
+  const key = idempotencyKeyOf(request);
+  const common = {
+    kind,
+    resellerId: reseller._id,
+    seesHiddenGames: locals.app.config.privilegedResellers.includes(reseller.email),
+  };
+  let input: PlaceOrderInput;
+  if (kind === "mlbb") {
+    const b = await readJson(request, MlbbOrderInput);
+    input = { ...common, ...b, package: b.package, clientAmount: b.amount };
+  } else if (kind === "elephant") {
+    const b = await readJson(request, ElitediasOrderInput);
+    input = { ...common, ...b, clientAmount: b.amount };
+  } else {
+    const b = await readJson(request, MoogoldOrderInput);
+    input = { ...common, ...b, clientAmount: b.amount };
+  }
+  const result = await placeResellerOrder(
+    { db: locals.app.db, suppliers: locals.app.suppliers() },
+    input,
+    key,
+  );
+  kickJobs();
+  return Response.json(result.body, { status: result.status });
+}

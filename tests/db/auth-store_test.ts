@@ -1,0 +1,169 @@
+import assert from "node:assert/strict";
+import { sql } from "kysely";
+import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
+import { findLiveSession, insertSession } from "../../src/db/repositories/sessions.ts";
+import { claimTotpStep } from "../../src/db/repositories/totp-steps.ts";
+import { countRecentFailures, recordFailure } from "../../src/db/repositories/login-attempts.ts";
+import { listBalanceEntries } from "../../src/db/repositories/balance-history.ts";
+import { createAdmin, createReseller } from "../../src/domain/users.ts";
+import { ConflictError } from "../../src/domain/errors.ts";
+
+const backend = testBackend();
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+Deno.test({
+  name: `[db:${backend}] auth and ledger storage rules`,
+  ...opts,
+  async fn(t) {
+    const tdb = await createTestDatabase(backend);
+    try {
+      await withHandle(tdb, async (db) => {
+        const admin = await createAdmin(db, {
+          name: "Ada",
+          email: "Ada@Example.com",
+          password: "long enough",
+          rank: "Admin",
+          createdBy: "test",
+        });
+
+        await t.step("emails are stored lowercased and unique whatever their case", async () => {
+          assert.equal(admin.email, "ada@example.com");
+          await assert.rejects(
+            createAdmin(db, {
+              name: "Ada 2",
+              email: "ADA@example.com",
+              password: "long enough",
+              rank: "Admin",
+              createdBy: "test",
+            }),
+            ConflictError,
+          );
+        });
+
+        await t.step("an expired session is never found", async () => {
+          await insertSession(db, {
+            idHash: "live",
+            userType: "admin",
+            userId: admin._id,
+            stage: "active",
+            expiresAt: new Date(Date.now() + 60_000),
+            ip: "",
+          });
+          await insertSession(db, {
+            idHash: "dead",
+            userType: "admin",
+            userId: admin._id,
+            stage: "active",
+            expiresAt: new Date(Date.now() - 1),
+            ip: "",
+          });
+          assert.ok(await findLiveSession(db, "live"));
+          assert.equal(await findLiveSession(db, "dead"), undefined);
+        });
+
+        await t.step("of concurrent claims of one TOTP step exactly one wins", async () => {
+          const results = await Promise.all(
+            Array.from({ length: 10 }, () => claimTotpStep(db, "admin", admin._id, 1000, false)),
+          );
+          assert.equal(results.filter(Boolean).length, 1);
+          assert.equal(
+            await claimTotpStep(db, "admin", admin._id, 999, false),
+            false,
+            "an older step is refused",
+          );
+          assert.equal(await claimTotpStep(db, "admin", admin._id, 1001, false), true);
+        });
+
+        await t.step("login failures count per key and restart after the window", async () => {
+          for (let i = 0; i < 3; i++) await recordFailure(db, "k1", 3600);
+          await recordFailure(db, "k2", 3600);
+          assert.equal(await countRecentFailures(db, "k1", 3600), 3);
+          assert.equal(await countRecentFailures(db, "k2", 3600), 1);
+          await db.updateTable("login_attempts").set({
+            window_start: sql`now() - interval '2 hours'`,
+          })
+            .where("key", "=", "k1").execute();
+          assert.equal(
+            await countRecentFailures(db, "k1", 3600),
+            0,
+            "an old window counts nothing",
+          );
+          await recordFailure(db, "k1", 3600);
+          assert.equal(await countRecentFailures(db, "k1", 3600), 1, "a new window starts at 1");
+        });
+
+        const reseller = await createReseller(db, {
+          name: "Rita",
+          email: "rita@example.com",
+          password: "long enough",
+          balanceCents: 12_345,
+          markup: { mlbb: 5 },
+          twoFAEnabled: true,
+          createdBy: "test",
+        });
+
+        await t.step(
+          "a new reseller has one 'initial' history row: old 0, new = starting balance",
+          async () => {
+            assert.equal(reseller.balance, 123.45);
+            const rows = await listBalanceEntries(db, reseller._id);
+            assert.equal(rows.length, 1);
+            assert.deepEqual([rows[0].type, rows[0].old_cents, rows[0].new_cents], [
+              "initial",
+              0,
+              12_345,
+            ]);
+          },
+        );
+
+        await t.step("JSON columns read back as objects, not JSON text", async () => {
+          const row = await db.selectFrom("resellers").select("markup").where(
+            "id",
+            "=",
+            reseller._id,
+          )
+            .executeTakeFirstOrThrow();
+          assert.deepEqual(row.markup, { mlbb: 5 });
+        });
+
+        await t.step("the database refuses a negative balance", async () => {
+          await assert.rejects(
+            db.updateTable("resellers").set({ balance_cents: -1 }).where("id", "=", reseller._id)
+              .execute(),
+          );
+        });
+
+        await t.step("history rows must move in their type's direction", async () => {
+          const bad = (
+            type: "top_up" | "deduct" | "order_placed",
+            oldCents: number,
+            newCents: number,
+          ) =>
+            db.insertInto("balance_history").values({
+              reseller_id: reseller._id,
+              type,
+              old_cents: oldCents,
+              new_cents: newCents,
+            })
+              .execute();
+          await assert.rejects(bad("top_up", 100, 50));
+          await assert.rejects(bad("deduct", 50, 100));
+          await assert.rejects(bad("order_placed", 50, 50));
+        });
+
+        await t.step("a second 'initial' row for the same reseller is refused", async () => {
+          await assert.rejects(
+            db.insertInto("balance_history").values({
+              reseller_id: reseller._id,
+              type: "initial",
+              old_cents: 0,
+              new_cents: 1,
+            }).execute(),
+          );
+        });
+      });
+    } finally {
+      await tdb.drop();
+    }
+  },
+});

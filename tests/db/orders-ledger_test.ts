@@ -1,0 +1,269 @@
+import assert from "node:assert/strict";
+import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
+import { startTestSuppliers } from "../helpers/suppliers.ts";
+import type { Db } from "../../src/db/client.ts";
+import { createReseller } from "../../src/domain/users.ts";
+import { createMobileLegendsGame } from "../../src/domain/demo-catalogue.ts";
+import { launchGame, LaunchGameSchema } from "../../src/domain/launch.ts";
+import { type PlaceOrderInput, placeResellerOrder } from "../../src/domain/orders/place.ts";
+import {
+  refreshOrder,
+  refundResellerOrder,
+  sendOrderToSupplier,
+} from "../../src/domain/orders/fulfil.ts";
+import { checkLedger } from "../../src/domain/ledger-check.ts";
+import { ConflictError, InsufficientBalanceError } from "../../src/domain/errors.ts";
+import type { Suppliers } from "../../src/integrations/suppliers.ts";
+import { computeResellerPrice } from "../../src/domain/pricing.ts";
+import type { GameItemDto } from "../../src/shared/game-types.ts";
+
+const backend = testBackend();
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+async function newReseller(db: Db, name: string, balanceCents: number) {
+  return await createReseller(db, {
+    name,
+    email: `${name.toLowerCase().replaceAll(" ", ".")}@test.example`,
+    password: "long enough",
+    balanceCents,
+    markup: { mlbb: 10, mlbb_special: 10, mlbb_global: 10, pubgm: 5 },
+    twoFAEnabled: false,
+    createdBy: "test",
+  });
+}
+
+async function balanceOf(db: Db, id: string): Promise<number> {
+  const r = await db.selectFrom("resellers").select("balance_cents").where("id", "=", id)
+    .executeTakeFirstOrThrow();
+  return r.balance_cents;
+}
+
+async function pubgPrice(db: Db): Promise<{ denom: string; cents: number }> {
+  const game = await db.selectFrom("games").select("game_items").where(
+    "supplier_name",
+    "=",
+    "pubgm",
+  )
+    .executeTakeFirstOrThrow();
+  const item = (game.game_items as GameItemDto[])[0];
+  return {
+    denom: item.nameSupplier,
+    cents: computeResellerPrice(item, { markupPercent: 5, disableDiscounts: false }),
+  };
+}
+
+Deno.test({
+  name: `[ledger:${backend}] orders debit exactly, never overdraw, dedupe, refund once`,
+  ...opts,
+  async fn(t) {
+    const tdb = await createTestDatabase(backend);
+    const sim = startTestSuppliers();
+    const suppliers: Suppliers = sim.suppliers;
+    try {
+      await withHandle(tdb, async (db) => {
+        const ctx = { db, suppliers };
+        await createMobileLegendsGame(db, suppliers, { consumerMarkup: 8.8 });
+        await launchGame(
+          db,
+          suppliers,
+          LaunchGameSchema.parse({
+            name: "PUBG Mobile",
+            supplier: "elephant",
+            supplierName: "pubgm",
+            resellerMarkupAll: 5,
+          }),
+          { _id: null, name: "test" },
+        );
+        const { denom, cents } = await pubgPrice(db);
+        const order = (
+          resellerId: string,
+          extra: Partial<PlaceOrderInput> = {},
+        ): PlaceOrderInput => ({
+          kind: "elephant",
+          resellerId,
+          seesHiddenGames: false,
+          supplierGameName: "pubgm",
+          denom,
+          userid: "5551234",
+          serverid: "",
+          userName: "Player",
+          ...extra,
+        });
+
+        await t.step(
+          "200 parallel orders on a balance covering exactly N: N succeed, balance exact",
+          async () => {
+            const n = 37;
+            const r = await newReseller(db, "Racer", n * cents);
+            const results = await Promise.allSettled(
+              Array.from({ length: 200 }, () => placeResellerOrder(ctx, order(r._id))),
+            );
+            const ok = results.filter((x) => x.status === "fulfilled");
+            const refused = results.filter((x) => x.status === "rejected");
+            assert.equal(ok.length, n);
+            assert.ok(
+              refused.every((x) =>
+                (x as PromiseRejectedResult).reason instanceof InsufficientBalanceError
+              ),
+            );
+            assert.equal(await balanceOf(db, r._id), 0);
+            const placed = await db.selectFrom("balance_history").select((eb) =>
+              eb.fn.countAll<number>().as("c")
+            )
+              .where("reseller_id", "=", r._id).where("type", "=", "order_placed")
+              .executeTakeFirstOrThrow();
+            assert.equal(Number(placed.c), n);
+            assert.deepEqual(await checkLedger(db), []);
+          },
+        );
+
+        await t.step(
+          "the same Idempotency-Key 20 times in parallel: one order, one debit, one answer",
+          async () => {
+            const r = await newReseller(db, "Repeater", 100 * cents);
+            const results = await Promise.all(
+              Array.from({ length: 20 }, () => placeResellerOrder(ctx, order(r._id), "key-123")),
+            );
+            const ids = new Set(results.map((x) => x.body.order.id));
+            assert.equal(ids.size, 1);
+            assert.equal(await balanceOf(db, r._id), 99 * cents);
+            const orders = await db.selectFrom("orders").select("id").where(
+              "reseller_id",
+              "=",
+              r._id,
+            ).execute();
+            assert.equal(orders.length, 1);
+            await assert.rejects(
+              placeResellerOrder(ctx, order(r._id, { userid: "999" }), "key-123"),
+              ConflictError,
+              "the same key for a different order is refused",
+            );
+          },
+        );
+
+        await t.step(
+          "a tampered amount is refused, and the server price is what gets charged",
+          async () => {
+            const r = await newReseller(db, "Tamperer", 10 * cents);
+            await assert.rejects(
+              placeResellerOrder(ctx, order(r._id, { clientAmount: 0.01 })),
+              ConflictError,
+            );
+            assert.equal(await balanceOf(db, r._id), 10 * cents, "nothing charged");
+            const placed = await placeResellerOrder(
+              ctx,
+              order(r._id, { clientAmount: cents / 100 }),
+            );
+            assert.equal(placed.body.order.amount, cents / 100);
+            assert.equal(await balanceOf(db, r._id), 9 * cents);
+          },
+        );
+
+        await t.step("a definitive supplier failure refunds exactly once", async () => {
+          const r = await newReseller(db, "Unlucky", 5 * cents);
+          const placed = await placeResellerOrder(ctx, order(r._id));
+          sim.elitedias.rejectOrders();
+          assert.equal(await sendOrderToSupplier(db, suppliers, placed.body.order.id), true);
+          sim.elitedias.acceptOrders();
+          const row = await db.selectFrom("orders").select("status").where(
+            "id",
+            "=",
+            placed.body.order.id,
+          )
+            .executeTakeFirstOrThrow();
+          assert.equal(row.status, "error");
+          assert.equal(await balanceOf(db, r._id), 5 * cents, "refunded");
+          const again = await Promise.all([
+            refundResellerOrder(db, placed.body.order.id, "again"),
+            refundResellerOrder(db, placed.body.order.id, "again"),
+          ]);
+          assert.deepEqual(again, [false, false]);
+          assert.equal(await balanceOf(db, r._id), 5 * cents, "never twice");
+          assert.deepEqual(await checkLedger(db), []);
+        });
+
+        await t.step(
+          "a timeout never refunds: the order waits, then a refresh learns the truth",
+          async () => {
+            const r = await newReseller(db, "Patient", 5 * cents);
+            const placed = await placeResellerOrder(ctx, order(r._id));
+            const id = placed.body.order.id;
+            sim.elitedias.forceNext("timeout", 1, "elitedias_reseller_topup_api");
+            assert.equal(
+              await sendOrderToSupplier(db, suppliers, id),
+              false,
+              "uncertain: run again later",
+            );
+            let row = await db.selectFrom("orders").selectAll().where("id", "=", id)
+              .executeTakeFirstOrThrow();
+            assert.equal(row.status, "new");
+            assert.equal(await balanceOf(db, r._id), 4 * cents, "not refunded");
+            await Promise.all([
+              refreshOrder(db, suppliers, id),
+              sendOrderToSupplier(db, suppliers, id),
+            ]);
+            row = await db.selectFrom("orders").selectAll().where("id", "=", id)
+              .executeTakeFirstOrThrow();
+            assert.equal(row.status, "pending");
+            assert.ok(row.supplier_order_id);
+            const orders = sim.elitedias.listOrders().filter((o) => o.reference === id);
+            assert.equal(orders.length, 1, "the supplier has the order once");
+            sim.elitedias.completeOrder(row.supplier_order_id!);
+            row = await refreshOrder(db, suppliers, id);
+            assert.equal(row.status, "successful");
+            const refunds = await db.selectFrom("balance_history").select("id").where(
+              "order_id",
+              "=",
+              id,
+            )
+              .where("type", "=", "order_refunded").execute();
+            assert.equal(refunds.length, 0);
+            assert.deepEqual(await checkLedger(db), []);
+          },
+        );
+
+        await t.step(
+          "Mobile Legends: the server picks the package; a client package that differs is refused",
+          async () => {
+            const r = await newReseller(db, "Legend", 1000_00);
+            const game = await db.selectFrom("games").select("packages").where(
+              "supplier_name",
+              "=",
+              "mlbb",
+            )
+              .executeTakeFirstOrThrow();
+            const special = (game.packages as { name: string; gameItems: GameItemDto[] }[])
+              .find((p) => p.name === "mlbb_special")!.gameItems[0];
+            const mlbb = (extra: Partial<PlaceOrderInput>) =>
+              order(r._id, {
+                kind: "mlbb",
+                supplierGameName: undefined,
+                denom: special.nameSupplier,
+                ...extra,
+              });
+            await assert.rejects(
+              placeResellerOrder(
+                ctx,
+                mlbb({ userid: "11111111", serverid: "1111", package: "mlbb_special" }),
+              ),
+              ConflictError,
+            );
+            const ok = await placeResellerOrder(
+              ctx,
+              mlbb({ userid: "22222222", serverid: "2222", package: "mlbb_special" }),
+            );
+            assert.equal(ok.body.order.package, "mlbb_special");
+            assert.equal(ok.body.order.packageEDName, "mlbb_special");
+            assert.equal(
+              Math.round(ok.body.order.amount * 100),
+              computeResellerPrice(special, { markupPercent: 10, disableDiscounts: false }),
+            );
+          },
+        );
+      });
+    } finally {
+      await sim.close();
+      await tdb.drop();
+    }
+  },
+});

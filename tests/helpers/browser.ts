@@ -1,0 +1,48 @@
+import { type Browser, chromium, type Page } from "playwright-core";
+import { generateTotpCode } from "../../src/domain/totp.ts";
+import { DEMO_ADMIN } from "../../src/domain/bootstrap.ts";
+
+/** Launches Debian's Chromium headless with the flags this closed network needs. */
+export async function launchBrowser(): Promise<Browser> {
+  return await chromium.launch({
+    executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Waits until every island on the page has hydrated (Astro drops the `ssr` attribute then). */
+export async function waitForIslands(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector("astro-island[ssr]"));
+}
+
+/** Opens a page and waits for its islands, so clicks reach the handlers. */
+export async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await waitForIslands(page);
+}
+
+/** Signs the demo admin in through QR enrolment and a code; ends on /admin/home, hydrated. */
+export async function signInDemoAdminInBrowser(page: Page, baseUrl: string): Promise<string> {
+  await gotoHydrated(page, `${baseUrl}/admin`);
+  await page.getByLabel("Email").fill(DEMO_ADMIN.email);
+  await page.getByLabel("Password").fill(DEMO_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL("**/2fa");
+  await waitForIslands(page);
+  const secret = (await page.getByLabel("Secret key").innerText()).trim();
+  await page.getByRole("button", { name: "Done" }).click();
+  await page.getByLabel("Verification code").fill(generateTotpCode(secret));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.waitForURL("**/admin/home");
+  await waitForIslands(page);
+  return secret;
+}

@@ -1,0 +1,56 @@
+import type { TestDatabase } from "./backends.ts";
+
+export interface TestServer {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `cli/main.ts serve --no-build` on a free port against the test database. */
+export async function startTestServer(
+  tdb: TestDatabase,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli/main.ts", "serve", "--no-build"],
+    env: {
+      APP_MODE: "demo",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ASTRO_NODE_LOGGING: "disabled",
+      SUPPLIER_TIMEOUT_MS: "1000",
+      ...tdb.env,
+      ...env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let output = "";
+  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) output += decoder.decode(chunk);
+  };
+  const pumps = [pump(child.stdout), pump(child.stderr)];
+  const started = Date.now();
+  while (!/Serving on (http:\/\/\S+)/.test(output)) {
+    if (Date.now() - started > 30_000) {
+      child.kill();
+      throw new Error(`server did not start:\n${output}`);
+    }
+    const exited = await Promise.race([
+      child.status.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), 50)),
+    ]);
+    if (exited) throw new Error(`server exited:\n${output}`);
+  }
+  const url = output.match(/Serving on (http:\/\/\S+)/)![1];
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+      await Promise.all(pumps);
+    },
+  };
+}

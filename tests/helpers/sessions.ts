@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { TestClient } from "./client.ts";
+import { generateTotpCode } from "../../src/domain/totp.ts";
+import { DEMO_ADMIN, DEMO_RESELLER } from "../../src/domain/bootstrap.ts";
+
+/** Signs the demo admin in (enrolling on first use) and returns the client. */
+export async function signInDemoAdmin(base: string): Promise<TestClient> {
+  const client = new TestClient(base);
+  const login = await client.post("/api/login_admin", {
+    username: DEMO_ADMIN.email,
+    password: DEMO_ADMIN.password,
+  });
+  assert.equal(login.status, 202, `demo admin must be new to this server: ${login.text}`);
+  const verify = await client.post("/api/verify-totp", {
+    code: generateTotpCode(login.json.secret),
+  });
+  assert.equal(verify.status, 200, verify.text);
+  return client;
+}
+
+/** Signs the demo reseller in (no two-factor in the demo) and returns the client. */
+export async function signInDemoReseller(base: string): Promise<TestClient> {
+  const client = new TestClient(base);
+  const login = await client.post("/api/login_reseller", {
+    username: DEMO_RESELLER.email,
+    password: DEMO_RESELLER.password,
+  });
+  assert.equal(login.status, 200, login.text);
+  return client;
+}
+
+/** Pulls a lever of the simulators mounted on the test server (demo only). */
+export async function simControl(
+  base: string,
+  target: "moogold" | "elitedias",
+  action: string,
+  args: unknown[] = [],
+): Promise<unknown> {
+  const r = await fetch(new URL("/__sim/control", base), {
+    method: "POST",
+    body: JSON.stringify({ target, action, args }),
+  });
+  assert.equal(r.status, 200, await r.clone().text());
+  return (await r.json()).result;
+}

@@ -1,0 +1,36 @@
+import { startSimulatorServer } from "../../src/integrations/http.ts";
+import { createMoogoldSimulator } from "../../src/integrations/moogold/simulator.ts";
+import { createElitediasSimulator } from "../../src/integrations/elitedias/simulator.ts";
+import { createMoogoldClient } from "../../src/integrations/moogold/client.ts";
+import { createElitediasClient } from "../../src/integrations/elitedias/client.ts";
+import { SIMULATOR_CREDENTIALS, type Suppliers } from "../../src/integrations/suppliers.ts";
+
+/** Both supplier simulators on a free port, with clients pointed at them. */
+export function startTestSuppliers(timeoutMs = 500) {
+  const moogold = createMoogoldSimulator({ basePath: "/mg", ...SIMULATOR_CREDENTIALS.moogold });
+  const elitedias = createElitediasSimulator({
+    basePath: "/ed",
+    apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
+  });
+  const server = startSimulatorServer(async (request) => {
+    const path = new URL(request.url).pathname;
+    return path.startsWith("/mg")
+      ? await moogold.handler(request)
+      : await elitedias.handler(request);
+  });
+  const suppliers: Suppliers = {
+    moogold: createMoogoldClient({
+      baseUrl: `${server.url}/mg/`,
+      ...SIMULATOR_CREDENTIALS.moogold,
+      timeoutMs,
+    }),
+    elitedias: createElitediasClient({
+      baseUrl: `${server.url}/ed`,
+      checkIdUrl: `${server.url}/ed/checkid`,
+      apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
+      origin: "https://shop.example",
+      timeoutMs,
+    }),
+  };
+  return { suppliers, moogold, elitedias, close: () => server.close() };
+}
