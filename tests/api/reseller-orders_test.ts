@@ -171,7 +171,7 @@ Deno.test({
 
       await t.step("refresh moves the order to successful once the supplier delivers", async () => {
         let status = "";
-        for (let i = 0; i < 40 && status !== "successful"; i++) {
+        for (let i = 0; i < 120 && status !== "successful"; i++) {
           const r = await a.post(`/api/reseller/order/${orderId}/refresh_status`, {
             denom: item.key,
           });
@@ -190,7 +190,7 @@ Deno.test({
         const r = await a.post("/api/reseller/place_order", body);
         assert.equal(r.status, 201);
         let status = "new";
-        for (let i = 0; i < 40 && status !== "error"; i++) {
+        for (let i = 0; i < 300 && status !== "error"; i++) {
           await new Promise((ok) => setTimeout(ok, 100));
           status = (await a.get(`/api/reseller/${aId}/orders`)).json.find((o: { id: string }) =>
             o.id === r.json.order.id
