@@ -4,7 +4,9 @@ import preact from "@astrojs/preact";
 
 export default defineConfig({
   output: "server",
-  adapter: node({ mode: "standalone" }),
+  // cli/serve.ts owns the HTTP server: it serves dist/client from a file list read at start-up and
+  // hands everything else to the adapter's handler, so API calls never stat the file system.
+  adapter: node({ mode: "middleware" }),
   integrations: [preact({ compat: true })],
   publicDir: "static",
   server: { port: 8000 },

@@ -33,6 +33,13 @@ await withHandle(tdb, async (db) => {
 // BENCH_RUN_JOBS=false measures an HTTP-only instance (supplier calls left to a worker box).
 const server = await startTestServer(tdb, { RUN_JOBS: Deno.env.get("BENCH_RUN_JOBS") ?? "true" });
 
+/** User + system CPU time of a process in ms, from /proc (Linux). */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1].split(" ");
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  return (Number(stat[11]) + Number(stat[12])) * 1000 / ticksPerSecond;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
@@ -67,6 +74,7 @@ try {
 
   const latencies: number[] = [];
   let failures = 0;
+  const cpuBefore = await cpuMs(server.pid);
   const deadline = performance.now() + seconds * 1000;
   await Promise.all(sessions.map(async (c) => {
     while (performance.now() < deadline) {
@@ -78,6 +86,7 @@ try {
       if (r.status !== 201) failures++;
     }
   }));
+  const cpuUsed = await cpuMs(server.pid) - cpuBefore;
   latencies.sort((a, b) => a - b);
   const appTps = latencies.length / seconds;
   console.log(
@@ -88,6 +97,10 @@ try {
         percentile(latencies, 99).toFixed(1)
       } ms, ` +
       `max ${latencies.at(-1)!.toFixed(1)} ms, failures ${failures}`,
+  );
+  console.log(
+    `app process CPU: ${(cpuUsed / latencies.length).toFixed(2)} ms per order ` +
+      `(${(cpuUsed / 1000).toFixed(1)} s over ${seconds} s)`,
   );
 
   const script = await Deno.makeTempFile({ suffix: ".sql" });

@@ -13,6 +13,7 @@ import { createJobRunner } from "../src/domain/jobs.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { purgeExpired } from "../src/domain/housekeeping.ts";
 import { hostname } from "node:os";
+import { createStaticFiles } from "../src/server/static-files.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -24,7 +25,7 @@ export interface RunningServer {
 
 /**
  * Starts the whole app: build when sources changed, migrate, make sure an admin exists, then serve
- * the Astro handler on PORT/HOST. Used by `npm start` and by the API tests.
+ * the build's client files and the Astro app (the Node adapter in middleware mode) on PORT/HOST. Used by `npm start` and by the API tests.
  */
 export async function startServer(
   options: { build?: boolean; log?: (line: string) => void } = {},
@@ -46,12 +47,18 @@ export async function startServer(
     log(`Created superadmin ${outcome.email}`);
   }
 
-  Deno.env.set("ASTRO_NODE_AUTOSTART", "disabled");
   const entry = pathToFileURL(resolve("dist/server/entry.mjs")).href;
   const { handler } = (await import(entry)) as { handler: NodeHandler };
   const simulators = mountSimulators(config);
+  const staticFiles = createStaticFiles(resolve("dist/client"));
   const server = createServer((req, res) => {
-    if (!simulators.handle(req, res)) handler(req, res);
+    try {
+      decodeURI(req.url ?? "/");
+    } catch {
+      res.writeHead(400).end("Bad request.");
+      return;
+    }
+    if (!simulators.handle(req, res) && !staticFiles.handle(req, res)) handler(req, res);
   });
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);

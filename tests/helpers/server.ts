@@ -2,6 +2,7 @@ import type { TestDatabase } from "./backends.ts";
 
 export interface TestServer {
   url: string;
+  pid: number;
   output(): string;
   stop(): Promise<void>;
 }
@@ -46,6 +47,7 @@ export async function startTestServer(
   const url = output.match(/Serving on (http:\/\/\S+)/)![1];
   return {
     url,
+    pid: child.pid,
     output: () => output,
     async stop() {
       child.kill("SIGTERM");

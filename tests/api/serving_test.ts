@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { createTestDatabase, type TestDatabase } from "../helpers/backends.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+Deno.test({
+  name: "[serving] built assets, unknown API paths and malformed URLs",
+  ...opts,
+  async fn(t) {
+    const tdb: TestDatabase = await createTestDatabase();
+    const server: TestServer = await startTestServer(tdb);
+    try {
+      const page = await (await fetch(new URL("/admin", server.url))).text();
+      const script = page.match(/\/_astro\/[\w.-]+\.js/)?.[0];
+      assert.ok(script, "the sign-in page loads a built script");
+
+      await t.step(
+        "a built script is served with its type and a year of immutable caching",
+        async () => {
+          const r = await fetch(new URL(script, server.url));
+          assert.equal(r.status, 200);
+          assert.equal(r.headers.get("content-type"), "text/javascript; charset=utf-8");
+          assert.equal(r.headers.get("cache-control"), "public, max-age=31536000, immutable");
+          const body = await r.text();
+          assert.equal(
+            Number(r.headers.get("content-length")),
+            new TextEncoder().encode(body).length,
+          );
+          const again = await fetch(new URL(script, server.url), {
+            headers: { "if-none-match": r.headers.get("etag")! },
+          });
+          assert.equal(again.status, 304);
+          await again.body?.cancel();
+        },
+      );
+
+      await t.step("an /api path no route serves is a JSON 404", async () => {
+        const r = await fetch(new URL("/api/no_such_call", server.url));
+        assert.equal(r.status, 404);
+        assert.deepEqual(await r.json(), { error: "Not found" });
+      });
+
+      await t.step("files outside the build's client folder are not reachable", async () => {
+        for (
+          const path of ["/_astro/../../server/entry.mjs", "/../package.json", "/server/entry.mjs"]
+        ) {
+          const r = await fetch(new URL(path, server.url));
+          assert.notEqual(r.status, 200, path);
+          await r.body?.cancel();
+        }
+      });
+
+      await t.step("a URL that does not decode is a 400", async () => {
+        const r = await fetch(new URL("/%E0%A4%A", server.url));
+        assert.equal(r.status, 400);
+        assert.equal(await r.text(), "Bad request.");
+      });
+    } finally {
+      await server.stop();
+      await tdb.drop();
+    }
+  },
+});
