@@ -10,6 +10,7 @@ import { createTestDatabase, withHandle } from "../tests/helpers/backends.ts";
 import { startTestServer } from "../tests/helpers/server.ts";
 import { TestClient } from "../tests/helpers/client.ts";
 import { createReseller } from "../src/domain/users.ts";
+import { cpuMs, percentile } from "./measure.ts";
 
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 20);
@@ -32,17 +33,6 @@ await withHandle(tdb, async (db) => {
 });
 // BENCH_RUN_JOBS=false measures an HTTP-only instance (supplier calls left to a worker box).
 const server = await startTestServer(tdb, { RUN_JOBS: Deno.env.get("BENCH_RUN_JOBS") ?? "true" });
-
-/** User + system CPU time of a process in ms, from /proc (Linux). */
-async function cpuMs(pid: number): Promise<number> {
-  const stat = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1].split(" ");
-  const ticksPerSecond = 100; // USER_HZ on Linux
-  return (Number(stat[11]) + Number(stat[12])) * 1000 / ticksPerSecond;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 try {
   const sessions = await Promise.all(Array.from({ length: clients }, async (_, i) => {

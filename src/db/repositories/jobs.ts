@@ -10,6 +10,11 @@ export interface JobRow {
   max_attempts: number;
 }
 
+/** The row for a new job (also written inside the order placement statement). */
+export function jobValues(kind: string, payload: Record<string, unknown>, runAt = new Date()) {
+  return { kind, payload: JSON.stringify(payload), run_at: runAt };
+}
+
 /** Queues a job in the caller's transaction, so it exists exactly when the data it acts on does. */
 export async function enqueueJob(
   trx: Transaction<Database> | Db,
@@ -17,8 +22,7 @@ export async function enqueueJob(
   payload: Record<string, unknown>,
   runAt: Date = new Date(),
 ): Promise<void> {
-  await trx.insertInto("jobs").values({ kind, payload: JSON.stringify(payload), run_at: runAt })
-    .execute();
+  await trx.insertInto("jobs").values(jobValues(kind, payload, runAt)).execute();
 }
 
 /**

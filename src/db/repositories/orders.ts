@@ -1,15 +1,11 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../client.ts";
-import type { Database, NewOrder, OrderRow } from "../schema.ts";
+import type { Database, OrderRow } from "../schema.ts";
 
 type Handle = Db | Transaction<Database>;
 
 /** Reseller order states that may still change (spec §4: only new or pending can be refreshed). */
 export const OPEN_RESELLER_STATUSES = ["new", "pending"] as const;
-
-export async function insertOrder(trx: Transaction<Database>, order: NewOrder): Promise<OrderRow> {
-  return await trx.insertInto("orders").values(order).returningAll().executeTakeFirstOrThrow();
-}
 
 export async function findOrderById(db: Handle, id: string): Promise<OrderRow | undefined> {
   return await db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();

@@ -3,15 +3,9 @@ import type { Db } from "../../db/client.ts";
 import type { GameRow } from "../../db/schema.ts";
 import { findGameRowByMoogoldId, findGameRowBySupplierName } from "../../db/repositories/games.ts";
 import { findResellerById } from "../../db/repositories/resellers.ts";
-import { insertOrder, isRestrictedMlbbUser } from "../../db/repositories/orders.ts";
-import { debitReseller } from "../../db/repositories/ledger.ts";
-import { insertBalanceEntry } from "../../db/repositories/balance-history.ts";
-import { enqueueJob } from "../../db/repositories/jobs.ts";
-import {
-  claimIdempotencyKey,
-  findIdempotencyKey,
-  storeIdempotentResponse,
-} from "../../db/repositories/idempotency.ts";
+import { isRestrictedMlbbUser } from "../../db/repositories/orders.ts";
+import { claimKeyAndDebit, insertPlacedOrder } from "../../db/repositories/order-placement.ts";
+import { findIdempotencyKey, storeIdempotentResponse } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
@@ -135,9 +129,10 @@ function fingerprintOf(input: PlaceOrderInput): string {
 
 /**
  * Places a reseller order. The server prices it from the catalogue and the reseller's markup and
- * discount rules; a client amount that differs is refused, never charged. One transaction
- * debits the balance conditionally, writes the order, its 'order_placed' history row and the job
- * that calls the supplier after commit. With an idempotency key, repeats return the first answer.
+ * discount rules; a client amount that differs is refused, never charged. One transaction of two
+ * statements (three with an idempotency key) claims the key and debits the balance conditionally,
+ * then writes the order, its 'order_placed' history row and the job that calls the supplier after
+ * commit. With an idempotency key, repeats return the first answer.
  */
 export async function placeResellerOrder(
   ctx: OrderContext,
@@ -170,8 +165,10 @@ export async function placeResellerOrder(
   const fingerprint = fingerprintOf(input);
 
   return await ctx.db.transaction().execute(async (trx) => {
-    if (idempotencyKey && !(await claimIdempotencyKey(trx, scope, idempotencyKey, fingerprint))) {
-      const previous = await findIdempotencyKey(trx, scope, idempotencyKey);
+    const claim = idempotencyKey ? { scope, key: idempotencyKey, fingerprint } : undefined;
+    const debit = await claimKeyAndDebit(trx, reseller.id, priceCents, claim);
+    if (debit.kind === "replay") {
+      const previous = await findIdempotencyKey(trx, scope, idempotencyKey!);
       if (!previous || previous.fingerprint !== fingerprint) {
         throw new ConflictError("This Idempotency-Key was used for a different order");
       }
@@ -180,17 +177,16 @@ export async function placeResellerOrder(
         body: previous.response_body,
       } as PlaceOrderResult;
     }
-    const balances = await debitReseller(trx, reseller.id, priceCents);
-    if (!balances) throw new InsufficientBalanceError();
+    if (debit.kind === "short") throw new InsufficientBalanceError();
     const id = newOrderId();
-    const order = await insertOrder(trx, {
+    const order = await insertPlacedOrder(trx, {
       id,
       buyer_type: "reseller",
       status: "new",
       reseller_id: reseller.id,
       reseller_name: reseller.name,
-      old_balance_cents: balances.oldCents,
-      new_balance_cents: balances.newCents,
+      old_balance_cents: debit.oldCents,
+      new_balance_cents: debit.newCents,
       consumer_id: null,
       consumer_name: null,
       consumer_email: null,
@@ -213,22 +209,21 @@ export async function placeResellerOrder(
       payment_provider: null,
       payment_reference: null,
       last_error: null,
-    });
-    await insertBalanceEntry(trx, {
+    }, {
       resellerId: reseller.id,
       type: "order_placed",
-      oldCents: balances.oldCents,
-      newCents: balances.newCents,
+      oldCents: debit.oldCents,
+      newCents: debit.newCents,
       orderId: id,
+      // debit.at is the transaction's now(), which the order's created_at defaults to.
       order: {
         id,
-        date: order.created_at.toISOString(),
+        date: debit.at.toISOString(),
         item: itemName,
         amount: centsToDollars(priceCents),
       },
       actor: reseller.name,
-    });
-    await enqueueJob(trx, SUPPLIER_CREATE_JOB, { orderId: id });
+    }, { kind: SUPPLIER_CREATE_JOB, payload: { orderId: id } });
     const result: PlaceOrderResult = { status: 201, body: { order: presentResellerOrder(order) } };
     if (idempotencyKey) {
       await storeIdempotentResponse(trx, scope, idempotencyKey, result.status, result.body);
