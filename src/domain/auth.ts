@@ -11,6 +11,7 @@ import {
   addSessionTotpFailure,
   deleteSession,
   findLiveSession,
+  findLiveSessionWithUser,
   insertSession,
   touchSession,
 } from "../db/repositories/sessions.ts";
@@ -298,8 +299,9 @@ export async function loadSession(
   token: string,
 ): Promise<CurrentSession | null> {
   const idHash = hashToken(token);
-  const session = await findLiveSession(ctx.db, idHash);
-  if (!session) return null;
+  const found = await findLiveSessionWithUser(ctx.db, idHash);
+  if (!found) return null;
+  const { session, admin, reseller } = found;
   const now = new Date();
   const idleMs = now.getTime() - session.last_seen_at.getTime();
   if (session.stage === "active" && idleMs > ctx.sessionIdleMinutes * 60_000) {
@@ -308,7 +310,7 @@ export async function loadSession(
   }
   // Touch at most once a minute: one write per active user per minute, not per request.
   if (idleMs > 60_000) await touchSession(ctx.db, idHash, now);
-  const user = await loadPublicUser(ctx.db, session.user_type, session.user_id);
+  const user = admin ? presentAdmin(admin) : reseller ? presentReseller(reseller) : null;
   if (!user) {
     await deleteSession(ctx.db, idHash);
     return null;

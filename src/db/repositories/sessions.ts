@@ -1,5 +1,8 @@
+import { jsonObjectFrom } from "kysely/helpers/postgres";
 import type { Db } from "../client.ts";
 import type { SessionRow, SessionStage, UserType } from "../schema.ts";
+import { ADMIN_PUBLIC_COLUMNS, type AdminPublicRow } from "./admins.ts";
+import { RESELLER_PUBLIC_COLUMNS, type ResellerPublicRow } from "./resellers.ts";
 
 export async function insertSession(
   db: Db,
@@ -30,6 +33,49 @@ export async function findLiveSession(
     .where("id_hash", "=", idHash)
     .where("expires_at", ">", new Date())
     .executeTakeFirst();
+}
+
+/**
+ * A live session with its user's public columns, in one query: every signed-in request asks this.
+ * The user is null when the account is gone (or the reseller deleted).
+ */
+export async function findLiveSessionWithUser(
+  db: Db,
+  idHash: string,
+): Promise<
+  | { session: SessionRow; admin: AdminPublicRow | null; reseller: ResellerPublicRow | null }
+  | undefined
+> {
+  const row = await db.selectFrom("sessions").selectAll("sessions")
+    .select((eb) => [
+      jsonObjectFrom(
+        eb.selectFrom("admins").select(ADMIN_PUBLIC_COLUMNS)
+          .whereRef("admins.id", "=", "sessions.user_id")
+          .where("sessions.user_type", "=", "admin"),
+      ).as("admin"),
+      jsonObjectFrom(
+        eb.selectFrom("resellers").select(RESELLER_PUBLIC_COLUMNS)
+          .whereRef("resellers.id", "=", "sessions.user_id")
+          .where("sessions.user_type", "=", "reseller")
+          .where("resellers.deleted_at", "is", null),
+      ).as("reseller"),
+    ])
+    .where("id_hash", "=", idHash)
+    .where("expires_at", ">", new Date())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { admin, reseller, ...session } = row;
+  // The users arrive as JSON: timestamps as text, bigint as a JSON number.
+  return {
+    session,
+    admin: admin && { ...admin, created_at: new Date(admin.created_at) },
+    reseller: reseller &&
+      {
+        ...reseller,
+        balance_cents: Number(reseller.balance_cents),
+        created_at: new Date(reseller.created_at),
+      },
+  };
 }
 
 export async function touchSession(
