@@ -118,6 +118,34 @@ Deno.test({
         );
 
         await t.step(
+          "an order, its 'order_placed' row and its supplier job are written together",
+          async () => {
+            const r = await newReseller(db, "Recorder", 10 * cents);
+            const { body } = await placeResellerOrder(ctx, order(r._id));
+            const row = await db.selectFrom("orders").selectAll()
+              .where("id", "=", body.order.id).executeTakeFirstOrThrow();
+            assert.equal(body.order.date, row.created_at.toISOString());
+            assert.equal(row.old_balance_cents, 10 * cents);
+            assert.equal(row.new_balance_cents, 9 * cents);
+            const history = await db.selectFrom("balance_history").selectAll()
+              .where("reseller_id", "=", r._id).where("type", "=", "order_placed")
+              .executeTakeFirstOrThrow();
+            assert.equal(history.order_id, row.id);
+            assert.equal(history.old_cents, 10 * cents);
+            assert.equal(history.new_cents, 9 * cents);
+            assert.deepEqual(history.order_snapshot, {
+              id: row.id,
+              date: row.created_at.toISOString(),
+              item: row.item,
+              amount: cents / 100,
+            });
+            const jobs = await db.selectFrom("jobs").select("payload")
+              .where("kind", "=", "order.supplier_create").execute();
+            assert.equal(jobs.filter((j) => j.payload.orderId === row.id).length, 1);
+          },
+        );
+
+        await t.step(
           "the same Idempotency-Key 20 times in parallel: one order, one debit, one answer",
           async () => {
             const r = await newReseller(db, "Repeater", 100 * cents);
