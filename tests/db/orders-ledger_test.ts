@@ -146,14 +146,13 @@ Deno.test({
         );
 
         await t.step(
-          "the same Idempotency-Key 20 times in parallel: one order, one debit, one answer",
+          "the same Idempotency-Key 50 times in parallel: one order, one debit, one answer",
           async () => {
             const r = await newReseller(db, "Repeater", 100 * cents);
             const results = await Promise.all(
-              Array.from({ length: 20 }, () => placeResellerOrder(ctx, order(r._id), "key-123")),
+              Array.from({ length: 50 }, () => placeResellerOrder(ctx, order(r._id), "key-123")),
             );
-            const ids = new Set(results.map((x) => x.body.order.id));
-            assert.equal(ids.size, 1);
+            for (const result of results) assert.deepEqual(result, results[0]);
             assert.equal(await balanceOf(db, r._id), 99 * cents);
             const orders = await db.selectFrom("orders").select("id").where(
               "reseller_id",
