@@ -8,7 +8,7 @@ import {
 } from "../../db/repositories/orders.ts";
 import { creditReseller } from "../../db/repositories/ledger.ts";
 import { insertBalanceEntry } from "../../db/repositories/balance-history.ts";
-import { findGameRowById } from "../../db/repositories/games.ts";
+import { findSupplierGameId } from "../../db/repositories/games.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { SupplierError, SupplierOrderStatus } from "../../integrations/http.ts";
 
@@ -168,8 +168,11 @@ export async function sendOrderToSupplier(
 ): Promise<boolean> {
   const order = await findOrderById(db, orderId);
   if (!order || order.status !== "new") return true;
-  const game = order.game_id ? await findGameRowById(db, order.game_id) : undefined;
-  const verdict = await createAtSupplier(suppliers, order, game?.supplier_game_id ?? null);
+  // Only MooGold needs the game: it orders by the product id the game was launched from.
+  const productId = order.supplier === "monkey" && order.game_id
+    ? await findSupplierGameId(db, order.game_id)
+    : null;
+  const verdict = await createAtSupplier(suppliers, order, productId);
   await applyVerdict(db, order, verdict);
   return verdict.kind !== "unknown";
 }
