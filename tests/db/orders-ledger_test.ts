@@ -250,6 +250,61 @@ Deno.test({
         );
 
         await t.step(
+          "a MooGold order goes out once, by variation id, with the product's fields and our id",
+          async () => {
+            await launchGame(
+              db,
+              suppliers,
+              LaunchGameSchema.parse({
+                name: "Genshin Impact",
+                supplier: "monkey",
+                supplierName: "Genshin Impact",
+                supplierGameID: "3689112",
+                gameItems: [{
+                  id: "3689113",
+                  nameSupplier: "Genshin Impact - 60 Genesis Crystals",
+                  nameReseller: "60 Genesis Crystals",
+                }],
+                resellerMarkupAll: 5,
+                requiresServerID: true,
+              }),
+              { _id: null, name: "test" },
+            );
+            // MooGold sells this variation at 0.87; 5 % markup, rounded up to the cent.
+            const r = await newReseller(db, "Traveller", 100);
+            const placed = await placeResellerOrder(ctx, {
+              kind: "monkey",
+              resellerId: r._id,
+              seesHiddenGames: false,
+              productID: "3689112",
+              denom: "Genshin Impact - 60 Genesis Crystals",
+              userid: "800123456",
+              serverid: "os_asia",
+              userName: "",
+            });
+            const id = placed.body.order.id;
+            assert.equal(placed.body.order.amount, 0.92);
+            assert.equal(placed.body.order.denom, "3689113");
+            assert.equal(await balanceOf(db, r._id), 8);
+            assert.equal(await sendOrderToSupplier(db, suppliers, id), true);
+            assert.equal(await sendOrderToSupplier(db, suppliers, id), true, "a repeat is a no-op");
+            const sent = sim.moogold.listOrders().filter((o) => o.partnerOrderId === id);
+            assert.equal(sent.length, 1, "the supplier has the order once");
+            assert.equal(sent[0].variationId, 3689113);
+            assert.equal(sent[0].playerId, "800123456");
+            assert.equal(sent[0].serverId, "os_asia");
+            let row = await db.selectFrom("orders").selectAll().where("id", "=", id)
+              .executeTakeFirstOrThrow();
+            assert.equal(row.status, "pending");
+            assert.equal(row.supplier_order_id, String(sent[0].orderId));
+            sim.moogold.completeOrder(sent[0].orderId);
+            row = await refreshOrder(db, suppliers, id);
+            assert.equal(row.status, "successful");
+            assert.deepEqual(await checkLedger(db), []);
+          },
+        );
+
+        await t.step(
           "Mobile Legends: the server picks the package; a client package that differs is refused",
           async () => {
             const r = await newReseller(db, "Legend", 1000_00);
