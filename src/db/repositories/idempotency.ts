@@ -8,17 +8,3 @@ export async function findIdempotencyKey(trx: Transaction<Database>, scope: stri
     .where("key", "=", key)
     .executeTakeFirst();
 }
-
-export async function storeIdempotentResponse(
-  trx: Transaction<Database>,
-  scope: string,
-  key: string,
-  status: number,
-  body: unknown,
-): Promise<void> {
-  await trx.updateTable("idempotency_keys")
-    .set({ response_status: status, response_body: JSON.stringify(body) })
-    .where("scope", "=", scope)
-    .where("key", "=", key)
-    .execute();
-}

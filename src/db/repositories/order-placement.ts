@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { Database, NewOrder, OrderRow } from "../schema.ts";
+import type { Database, NewOrder } from "../schema.ts";
 import { balanceEntryValues, type NewBalanceEntry } from "./balance-history.ts";
 import { jobValues } from "./jobs.ts";
 
@@ -51,17 +51,27 @@ export async function claimKeyAndDebit(
   return { kind: "debited", oldCents: newCents + cents, newCents, at: new Date(row.at) };
 }
 
+/** The answer stored under an Idempotency-Key, returned again to every repeat of the request. */
+export interface StoredResponse {
+  scope: string;
+  key: string;
+  status: number;
+  body: unknown;
+}
+
 /**
- * One statement: the order, its balance history row and the job that sends it to the supplier.
- * Runs in the transaction that debited the balance, right after `claimKeyAndDebit`.
+ * One statement: the order, its balance history row, the job that sends it to the supplier and,
+ * with an Idempotency-Key, the answer kept for repeats. Runs in the transaction that debited the
+ * balance, right after `claimKeyAndDebit`.
  */
 export async function insertPlacedOrder(
   trx: Transaction<Database>,
   order: NewOrder,
   entry: NewBalanceEntry,
   job: { kind: string; payload: Record<string, unknown> },
-): Promise<OrderRow> {
-  return await trx
+  response?: StoredResponse,
+): Promise<void> {
+  const inserts = trx
     .with(
       "history",
       (qc) => qc.insertInto("balance_history").values(balanceEntryValues(entry)).returning("id"),
@@ -69,7 +79,17 @@ export async function insertPlacedOrder(
     .with(
       "job",
       (qc) => qc.insertInto("jobs").values(jobValues(job.kind, job.payload)).returning("id"),
-    )
-    .insertInto("orders").values(order).returningAll()
-    .executeTakeFirstOrThrow();
+    );
+  if (!response) {
+    await inserts.insertInto("orders").values(order).executeTakeFirstOrThrow();
+    return;
+  }
+  await inserts
+    .with("response", (qc) =>
+      qc.updateTable("idempotency_keys")
+        .set({ response_status: response.status, response_body: JSON.stringify(response.body) })
+        .where("scope", "=", response.scope)
+        .where("key", "=", response.key)
+        .returning("key"))
+    .insertInto("orders").values(order).executeTakeFirstOrThrow();
 }

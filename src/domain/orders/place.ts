@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../../db/client.ts";
-import type { GameRow } from "../../db/schema.ts";
+import type { GameRow, OrderRow } from "../../db/schema.ts";
 import { findGameRowByMoogoldId, findGameRowBySupplierName } from "../../db/repositories/games.ts";
 import { findResellerById } from "../../db/repositories/resellers.ts";
 import { isRestrictedMlbbUser } from "../../db/repositories/orders.ts";
 import { claimKeyAndDebit, insertPlacedOrder } from "../../db/repositories/order-placement.ts";
-import { findIdempotencyKey, storeIdempotentResponse } from "../../db/repositories/idempotency.ts";
+import { findIdempotencyKey } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
@@ -130,9 +130,9 @@ function fingerprintOf(input: PlaceOrderInput): string {
 /**
  * Places a reseller order. The server prices it from the catalogue and the reseller's markup and
  * discount rules; a client amount that differs is refused, never charged. One transaction of two
- * statements (three with an idempotency key) claims the key and debits the balance conditionally,
- * then writes the order, its 'order_placed' history row and the job that calls the supplier after
- * commit. With an idempotency key, repeats return the first answer.
+ * statements claims the key and debits the balance conditionally, then writes the order, its
+ * 'order_placed' history row, the job that calls the supplier after commit and the answer kept
+ * for the key. With an idempotency key, repeats return the first answer.
  */
 export async function placeResellerOrder(
   ctx: OrderContext,
@@ -179,7 +179,7 @@ export async function placeResellerOrder(
     }
     if (debit.kind === "short") throw new InsufficientBalanceError();
     const id = newOrderId();
-    const order = await insertPlacedOrder(trx, {
+    const order: OrderRow = {
       id,
       buyer_type: "reseller",
       status: "new",
@@ -209,25 +209,31 @@ export async function placeResellerOrder(
       payment_provider: null,
       payment_reference: null,
       last_error: null,
-    }, {
-      resellerId: reseller.id,
-      type: "order_placed",
-      oldCents: debit.oldCents,
-      newCents: debit.newCents,
-      orderId: id,
-      // debit.at is the transaction's now(), which the order's created_at defaults to.
-      order: {
-        id,
-        date: debit.at.toISOString(),
-        item: itemName,
-        amount: centsToDollars(priceCents),
-      },
-      actor: reseller.name,
-    }, { kind: SUPPLIER_CREATE_JOB, payload: { orderId: id } });
+      // debit.at is the transaction's now(), which both timestamps would default to.
+      created_at: debit.at,
+      updated_at: debit.at,
+    };
     const result: PlaceOrderResult = { status: 201, body: { order: presentResellerOrder(order) } };
-    if (idempotencyKey) {
-      await storeIdempotentResponse(trx, scope, idempotencyKey, result.status, result.body);
-    }
+    await insertPlacedOrder(
+      trx,
+      order,
+      {
+        resellerId: reseller.id,
+        type: "order_placed",
+        oldCents: debit.oldCents,
+        newCents: debit.newCents,
+        orderId: id,
+        order: {
+          id,
+          date: debit.at.toISOString(),
+          item: itemName,
+          amount: centsToDollars(priceCents),
+        },
+        actor: reseller.name,
+      },
+      { kind: SUPPLIER_CREATE_JOB, payload: { orderId: id } },
+      idempotencyKey ? { scope, key: idempotencyKey, ...result } : undefined,
+    );
     return result;
   });
 }
