@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Command } from "commander";
 import { getConfig } from "../src/config.ts";
-import { closeDb, getDb, migrateToLatest } from "../src/db/client.ts";
+import { closeDb, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { ensureFirstAdmin } from "../src/domain/bootstrap.ts";
 import { buildApp, buildIsStale } from "./build.ts";
 import { mountSimulators } from "./simulators.ts";
@@ -42,7 +42,7 @@ export async function startServer(
   });
   const applied = await migrateToLatest(db);
   if (applied.length) log(`Applied migrations: ${applied.join(", ")}`);
-  const outcome = await ensureFirstAdmin(db, config);
+  const outcome = await withBootstrapLock(db, (conn) => ensureFirstAdmin(conn, config));
   if (outcome.kind === "created-from-env") {
     log(`Created superadmin ${outcome.email}`);
   }
@@ -73,7 +73,10 @@ export async function startServer(
   Deno.env.set("TOPUP_INTERNAL_URL", `http://${loopback}:${port}`);
   if (simulators.names.length) log(`Simulators mounted: ${simulators.names.join(", ")}`);
   if (config.mode === "demo" && config.seedDemoCatalogue) {
-    const seeded = await seedDemoCatalogue(db, getSuppliers(config));
+    const seeded = await withBootstrapLock(
+      db,
+      (conn) => seedDemoCatalogue(conn, getSuppliers(config)),
+    );
     if (seeded) log(`Demo catalogue: ${seeded} games`);
   }
   log(

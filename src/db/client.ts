@@ -1,4 +1,4 @@
-import { Kysely, PGliteDialect } from "kysely";
+import { Kysely, PGliteDialect, sql } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
@@ -119,6 +119,25 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Any fixed 64-bit number, the same in every instance: the advisory lock's key. */
+const BOOTSTRAP_LOCK_KEY = 7_416_843_001;
+
+/**
+ * Runs `fn` on one connection that holds a PostgreSQL advisory lock, so app instances starting
+ * together on one database bootstrap (first admin, demo data) one after the other: the second
+ * finds what the first created instead of creating it again.
+ */
+export async function withBootstrapLock<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> {
+  return await db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(${BOOTSTRAP_LOCK_KEY})`.execute(conn);
+    try {
+      return await fn(conn);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${BOOTSTRAP_LOCK_KEY})`.execute(conn);
+    }
+  });
 }
 
 const DB_KEY = Symbol.for("topup.db");
