@@ -9,6 +9,7 @@
 import { createTestDatabase, withHandle } from "../tests/helpers/backends.ts";
 import { startTestServer } from "../tests/helpers/server.ts";
 import { TestClient } from "../tests/helpers/client.ts";
+import { pubgOrder } from "../tests/helpers/orders.ts";
 import { createReseller } from "../src/domain/users.ts";
 import { cpuMs, percentile } from "./measure.ts";
 
@@ -44,23 +45,7 @@ try {
     if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
     return c;
   }));
-  const games = (await sessions[0].get("/api/reseller/games")).json as {
-    _id: string;
-    supplierName: string;
-  }[];
-  const pubg = games.find((g) => g.supplierName === "pubgm")!;
-  const item = (await sessions[0].get(`/api/resellers/game/${pubg._id}`)).json.gameItems[0];
-  const body = {
-    game: "PUBG Mobile",
-    supplierGameName: "pubgm",
-    userid: "5551234",
-    serverid: "",
-    denom: item.key,
-    userName: "Bench",
-    itemName: item.name,
-    amount: item.price,
-    cost: 0,
-  };
+  const { body } = await pubgOrder(sessions[0]);
 
   const latencies: number[] = [];
   let failures = 0;

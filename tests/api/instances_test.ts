@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
+import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoReseller, simControl } from "../helpers/sessions.ts";
 import { DEMO_RESELLER } from "../../src/domain/bootstrap.ts";
 
@@ -81,23 +82,9 @@ Deno.test({
         async () => {
           onA = await signInDemoReseller(a.url);
           onB = sameTabOn(b.url, onA);
-          const games = (await onA.get("/api/reseller/games")).json as {
-            _id: string;
-            supplierName: string;
-          }[];
-          const pubg = games.find((g) => g.supplierName === "pubgm")!;
-          const item = (await onA.get(`/api/resellers/game/${pubg._id}`)).json.gameItems[0];
-          body = {
-            game: "PUBG Mobile",
-            supplierGameName: "pubgm",
-            userid: "5551234",
-            serverid: "",
-            denom: item.key,
-            userName: "Player",
-            itemName: item.name,
-            amount: item.price,
-            cost: 0,
-          };
+          const order = await pubgOrder(onA);
+          const item = order.item;
+          body = order.body;
           const before = (await onA.get("/api/current_user")).json.user.balance;
           const answers = await Promise.all(
             Array.from(

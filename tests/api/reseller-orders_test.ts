@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
+import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoReseller, simControl } from "../helpers/sessions.ts";
 import { createReseller } from "../../src/domain/users.ts";
 import { seedDemoUsers } from "../../src/domain/bootstrap.ts";
@@ -37,28 +38,9 @@ Deno.test({
       );
       const aId = (await a.get("/api/current_user")).json.user._id as string;
       const bId = (await b.get("/api/current_user")).json.user._id as string;
-      const games = (await a.get("/api/reseller/games")).json as {
-        _id: string;
-        supplierName: string;
-        supplierGameID: string;
-        name: string;
-      }[];
-      const pubg = games.find((g) => g.supplierName === "pubgm")!;
+      const { games, item, body: pubgBody } = await pubgOrder(a);
       const freeFire = games.find((g) => g.supplierName === "Free Fire")!;
-      const pubgItems = (await a.get(`/api/resellers/game/${pubg._id}`)).json.gameItems;
-      const item = pubgItems[0] as { key: string; name: string; price: number };
-      const body = {
-        reseller: { name: "Demo Reseller", id: aId },
-        game: pubg.name,
-        supplierGameName: "pubgm",
-        userid: "5551234",
-        serverid: "",
-        denom: item.key,
-        userName: "Player",
-        itemName: item.name,
-        amount: item.price,
-        cost: 0,
-      };
+      const body = { reseller: { name: "Demo Reseller", id: aId }, ...pubgBody };
       let orderId = "";
 
       await t.step("verify answers in the spec's shapes for each supplier", async () => {
