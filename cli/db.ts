@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { migrateToLatest } from "../src/db/client.ts";
+import { migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { seedDemoUsers } from "../src/domain/bootstrap.ts";
 import { withDb } from "./io.ts";
 import { checkLedger } from "../src/domain/ledger-check.ts";
@@ -29,7 +29,7 @@ export function registerDbCommands(program: Command): void {
     .action(async () => {
       const lines = await withDb(async (db) => {
         await migrateToLatest(db);
-        return await seedDemoUsers(db);
+        return await withBootstrapLock(db, (conn) => seedDemoUsers(conn));
       });
       for (const line of lines) console.log(line);
     });
