@@ -6,45 +6,20 @@
 //
 // The supplier is simulated and outside the measurement: the job runner picks orders up after
 // commit, as in production.
-import { createTestDatabase, withHandle } from "../tests/helpers/backends.ts";
-import { startTestServer } from "../tests/helpers/server.ts";
-import { TestClient } from "../tests/helpers/client.ts";
 import { pubgOrder } from "../tests/helpers/orders.ts";
-import { createReseller } from "../src/domain/users.ts";
-import { cpuMs, percentile } from "./measure.ts";
+import { cpuMs, percentile, startBenchApp } from "./harness.ts";
 
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 20);
-const adminUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
-Deno.env.set("TEST_DATABASE_URL", adminUrl);
 
-const tdb = await createTestDatabase("postgres");
-const password = "bench-password";
-await withHandle(tdb, async (db) => {
-  await Promise.all(Array.from({ length: clients }, (_, i) =>
-    createReseller(db, {
-      name: `Bench ${i}`,
-      email: `bench${i}@bench.example`,
-      password,
-      balanceCents: 1_000_000_000,
-      markup: { pubgm: 5 },
-      twoFAEnabled: false,
-      createdBy: "bench",
-    })));
-});
 // BENCH_RUN_JOBS=false measures an HTTP-only instance (supplier calls left to a worker box).
-const server = await startTestServer(tdb, { RUN_JOBS: Deno.env.get("BENCH_RUN_JOBS") ?? "true" });
+const app = await startBenchApp(clients, {
+  balanceCents: 1_000_000_000,
+  env: { RUN_JOBS: Deno.env.get("BENCH_RUN_JOBS") ?? "true" },
+});
+const { tdb, server, sessions } = app;
 
 try {
-  const sessions = await Promise.all(Array.from({ length: clients }, async (_, i) => {
-    const c = new TestClient(server.url);
-    const r = await c.post("/api/login_reseller", {
-      username: `bench${i}@bench.example`,
-      password,
-    });
-    if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
-    return c;
-  }));
   const { body } = await pubgOrder(sessions[0]);
 
   const latencies: number[] = [];
@@ -122,6 +97,5 @@ COMMIT;
   );
   console.log(`app / pgbench throughput: ${(appTps / tps).toFixed(2)}`);
 } finally {
-  await server.stop().catch(() => {});
-  await tdb.drop().catch(() => {});
+  await app.stop();
 }

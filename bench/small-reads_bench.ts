@@ -3,32 +3,14 @@
 // reading back to back. PostgreSQL only: BENCH_DATABASE_URL (default the local `test` database).
 //
 //   node_modules/.bin/deno run -A bench/small-reads_bench.ts [clients=50] [seconds=10]
-import { createTestDatabase, withHandle } from "../tests/helpers/backends.ts";
-import { startTestServer } from "../tests/helpers/server.ts";
-import { TestClient } from "../tests/helpers/client.ts";
-import { createReseller } from "../src/domain/users.ts";
-import { cpuMs, percentile } from "./measure.ts";
+import type { TestClient } from "../tests/helpers/client.ts";
+import { pubgOrder } from "../tests/helpers/orders.ts";
+import { cpuMs, percentile, startBenchApp } from "./harness.ts";
 
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 10);
-const adminUrl = Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
-Deno.env.set("TEST_DATABASE_URL", adminUrl);
-
-const tdb = await createTestDatabase("postgres");
-const password = "bench-password";
-await withHandle(tdb, async (db) => {
-  await Promise.all(Array.from({ length: clients }, (_, i) =>
-    createReseller(db, {
-      name: `Bench ${i}`,
-      email: `bench${i}@bench.example`,
-      password,
-      balanceCents: 100_000,
-      markup: { pubgm: 5 },
-      twoFAEnabled: false,
-      createdBy: "bench",
-    })));
-});
-const server = await startTestServer(tdb, { RUN_JOBS: "false" });
+const app = await startBenchApp(clients, { balanceCents: 100_000, env: { RUN_JOBS: "false" } });
+const { server, sessions } = app;
 
 async function measure(label: string, sessions: TestClient[], path: string): Promise<void> {
   const latencies: number[] = [];
@@ -54,23 +36,9 @@ async function measure(label: string, sessions: TestClient[], path: string): Pro
 }
 
 try {
-  const sessions = await Promise.all(Array.from({ length: clients }, async (_, i) => {
-    const c = new TestClient(server.url);
-    const r = await c.post("/api/login_reseller", {
-      username: `bench${i}@bench.example`,
-      password,
-    });
-    if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
-    return c;
-  }));
-  const games = (await sessions[0].get("/api/reseller/games")).json as {
-    _id: string;
-    supplierName: string;
-  }[];
-  const pubg = games.find((g) => g.supplierName === "pubgm")!;
+  const { pubg } = await pubgOrder(sessions[0]);
   await measure("GET /api/current_user", sessions, "/api/current_user");
   await measure("GET /api/resellers/game/{id}", sessions, `/api/resellers/game/${pubg._id}`);
 } finally {
-  await server.stop();
-  await tdb.drop();
+  await app.stop();
 }
