@@ -25,7 +25,8 @@ export interface RunningServer {
 
 /**
  * Starts the whole app: build when sources changed, migrate, make sure an admin exists, then serve
- * the build's client files and the Astro app (the Node adapter in middleware mode) on PORT/HOST. Used by `npm start` and by the API tests.
+ * the build's client files and the Astro app (the Node adapter in middleware mode) on PORT/HOST.
+ * Used by `npm start` and by the API tests.
  */
 export async function startServer(
   options: { build?: boolean; log?: (line: string) => void } = {},
