@@ -68,3 +68,37 @@ export async function startBenchApp(
     throw error;
   }
 }
+
+export interface LoadResult {
+  /** Request latencies in ms, ascending. */
+  latencies: number[];
+  failures: number;
+  /** The app process's CPU time over the run, in ms. */
+  cpuUsedMs: number;
+}
+
+/**
+ * Every session sends `send` back to back until `seconds` pass (a closed loop: one request in
+ * flight per client); `send` says whether the answer was the expected one.
+ */
+export async function runClosedLoop(
+  app: BenchApp,
+  seconds: number,
+  send: (client: TestClient) => Promise<boolean>,
+): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const cpuBefore = await cpuMs(app.server.pid);
+  const deadline = performance.now() + seconds * 1000;
+  await Promise.all(app.sessions.map(async (c) => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const ok = await send(c);
+      latencies.push(performance.now() - t0);
+      if (!ok) failures++;
+    }
+  }));
+  const cpuUsedMs = await cpuMs(app.server.pid) - cpuBefore;
+  latencies.sort((a, b) => a - b);
+  return { latencies, failures, cpuUsedMs };
+}

@@ -7,7 +7,7 @@
 // The supplier is simulated and outside the measurement: the job runner picks orders up after
 // commit, as in production.
 import { pubgOrder } from "../tests/helpers/orders.ts";
-import { cpuMs, percentile, startBenchApp } from "./harness.ts";
+import { percentile, runClosedLoop, startBenchApp } from "./harness.ts";
 
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 20);
@@ -22,22 +22,14 @@ const { tdb, server, sessions } = app;
 try {
   const { body } = await pubgOrder(sessions[0]);
 
-  const latencies: number[] = [];
-  let failures = 0;
-  const cpuBefore = await cpuMs(server.pid);
-  const deadline = performance.now() + seconds * 1000;
-  await Promise.all(sessions.map(async (c) => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const r = await c.post("/api/reseller/place_order", body, {
+  const { latencies, failures, cpuUsedMs: cpuUsed } = await runClosedLoop(
+    app,
+    seconds,
+    async (c) =>
+      (await c.post("/api/reseller/place_order", body, {
         "idempotency-key": crypto.randomUUID(),
-      });
-      latencies.push(performance.now() - t0);
-      if (r.status !== 201) failures++;
-    }
-  }));
-  const cpuUsed = await cpuMs(server.pid) - cpuBefore;
-  latencies.sort((a, b) => a - b);
+      })).status === 201,
+  );
   const appTps = latencies.length / seconds;
   console.log(
     `app: ${latencies.length} orders in ${seconds} s with ${clients} clients = ${

@@ -3,42 +3,32 @@
 // reading back to back. PostgreSQL only: BENCH_DATABASE_URL (default the local `test` database).
 //
 //   node_modules/.bin/deno run -A bench/small-reads_bench.ts [clients=50] [seconds=10]
-import type { TestClient } from "../tests/helpers/client.ts";
 import { pubgOrder } from "../tests/helpers/orders.ts";
-import { cpuMs, percentile, startBenchApp } from "./harness.ts";
+import { percentile, runClosedLoop, startBenchApp } from "./harness.ts";
 
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 10);
 const app = await startBenchApp(clients, { balanceCents: 100_000, env: { RUN_JOBS: "false" } });
-const { server, sessions } = app;
+const { sessions } = app;
 
-async function measure(label: string, sessions: TestClient[], path: string): Promise<void> {
-  const latencies: number[] = [];
-  let failures = 0;
-  const cpuBefore = await cpuMs(server.pid);
-  const deadline = performance.now() + seconds * 1000;
-  await Promise.all(sessions.map(async (c) => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const r = await c.get(path);
-      latencies.push(performance.now() - t0);
-      if (r.status !== 200) failures++;
-    }
-  }));
-  const cpuUsed = await cpuMs(server.pid) - cpuBefore;
-  latencies.sort((a, b) => a - b);
+async function measure(label: string, path: string): Promise<void> {
+  const { latencies, failures, cpuUsedMs } = await runClosedLoop(
+    app,
+    seconds,
+    async (c) => (await c.get(path)).status === 200,
+  );
   console.log(
     `${label}: ${(latencies.length / seconds).toFixed(0)}/s, p50 ${
       percentile(latencies, 50).toFixed(1)
     } ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, failures ${failures}, ` +
-      `app CPU ${(cpuUsed / latencies.length).toFixed(2)} ms per request`,
+      `app CPU ${(cpuUsedMs / latencies.length).toFixed(2)} ms per request`,
   );
 }
 
 try {
   const { pubg } = await pubgOrder(sessions[0]);
-  await measure("GET /api/current_user", sessions, "/api/current_user");
-  await measure("GET /api/resellers/game/{id}", sessions, `/api/resellers/game/${pubg._id}`);
+  await measure("GET /api/current_user", "/api/current_user");
+  await measure("GET /api/resellers/game/{id}", `/api/resellers/game/${pubg._id}`);
 } finally {
   await app.stop();
 }
