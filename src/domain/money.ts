@@ -1,5 +1,7 @@
 // The one place money is parsed and formatted. Balances and charged amounts are integer cents;
 // supplier costs and percents stay exact decimals (scaled BigInt). No float arithmetic anywhere.
+// Names say the unit they take and give (centsToDollarString, dollarsToCents). Pure: the supplier
+// simulators use it too.
 
 import { ValidationError } from "./errors.ts";
 
@@ -99,14 +101,20 @@ export function centsToDollars(cents: number): number {
   return Number(`${negative ? "-" : ""}${whole}.${fraction}`);
 }
 
-/** Formats integer cents with two decimals and thousands separators, without a symbol ("1,234.50"). */
-export function formatAmount(cents: number): string {
+/** Integer cents as plain decimal text with two places, as suppliers send prices (190 → "1.90"). */
+export function centsToDecimalString(cents: number): string {
+  const { negative, whole, fraction } = splitCents(cents);
+  return `${negative ? "-" : ""}${whole}.${fraction}`;
+}
+
+/** Integer cents with two decimals and thousands separators, without a symbol ("1,234.50"). */
+export function centsToAmountString(cents: number): string {
   const { negative, whole, fraction } = splitCents(cents);
   return `${negative ? "-" : ""}${groupThousands(whole)}.${fraction}`;
 }
 
-/** Formats integer cents for display with the spec's $ prefix ("$1,234.50", "-$1.50"). */
-export function formatDollars(cents: number): string {
+/** Integer cents for display with the spec's $ prefix ("$1,234.50", "-$1.50"). */
+export function centsToDollarString(cents: number): string {
   const { negative, whole, fraction } = splitCents(cents);
   return `${negative ? "-" : ""}$${groupThousands(whole)}.${fraction}`;
 }

@@ -1,6 +1,7 @@
 // Item prices (spec §9): price = cost + cost × markup / 100, the markup reduced by the item's
 // discount when it applies, rounded up to the cent. Exact rational arithmetic on BigInt only.
 
+import type { GameRow } from "../db/schema.ts";
 import {
   type DecimalInput,
   type ExactDecimal,
@@ -101,6 +102,22 @@ export function computeResellerPrice(
     markupPercent: pricing.markupPercent,
     discountPercent: discounted ? item.discountRateReseller ?? 0 : 0,
   });
+}
+
+/** The reseller's markup for a game or package: their own map first, then the game's settings. */
+export function resellerMarkupFor(
+  reseller: { name: string; markup: Record<string, number> },
+  key: string,
+  game?: Pick<
+    GameRow,
+    "markup_for_individual_resellers" | "reseller_markup" | "reseller_markup_all"
+  >,
+): number {
+  const own = reseller.markup[key];
+  if (own !== undefined) return Number(own);
+  if (!game) return 0;
+  if (game.markup_for_individual_resellers) return Number(game.reseller_markup[reseller.name] ?? 0);
+  return Number(game.reseller_markup_all);
 }
 
 /** Names a denomination for resellers: purely digit names get the game currency ("50" → "50 Diamonds"). */

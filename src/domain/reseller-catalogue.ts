@@ -1,9 +1,8 @@
 import type { Db } from "../db/client.ts";
-import type { GameRow } from "../db/schema.ts";
 import { findGameRowById } from "../db/repositories/games.ts";
 import { findResellerById } from "../db/repositories/resellers.ts";
 import type { GameItemDto, GamePackageDto, ResellerItemDto } from "../shared/game-types.ts";
-import { computeResellerPrice, formatResellerItemName } from "./pricing.ts";
+import { computeResellerPrice, formatResellerItemName, resellerMarkupFor } from "./pricing.ts";
 import { centsToDollars } from "./money.ts";
 import { NotFoundError } from "./errors.ts";
 
@@ -12,22 +11,6 @@ export interface ResellerGameCatalogue {
   game: { _id: string; name: string; supplierName: string; isOutOfStock: boolean };
   packages: { name: string; isOutOfStock: boolean; gameItems: ResellerItemDto[] }[];
   gameItems: ResellerItemDto[];
-}
-
-/** The reseller's markup for a game or package: their own map first, then the game's settings. */
-export function resellerMarkupFor(
-  reseller: { name: string; markup: Record<string, number> },
-  key: string,
-  game?: Pick<
-    GameRow,
-    "markup_for_individual_resellers" | "reseller_markup" | "reseller_markup_all"
-  >,
-): number {
-  const own = reseller.markup[key];
-  if (own !== undefined) return Number(own);
-  if (!game) return 0;
-  if (game.markup_for_individual_resellers) return Number(game.reseller_markup[reseller.name] ?? 0);
-  return Number(game.reseller_markup_all);
 }
 
 function priceItems(

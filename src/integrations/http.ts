@@ -316,16 +316,3 @@ export function asObject(value: unknown): Record<string, unknown> {
 export function formatSupplierDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
 }
-
-/** Turns a price given as "1.23" or 1.23 into integer cents, refusing anything else. */
-export function priceToCents(price: string | number): number {
-  const text = typeof price === "number" ? String(price) : price.trim();
-  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text);
-  if (match === null) throw new RangeError(`price must look like 12.34, got "${text}"`);
-  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
-}
-
-/** Formats integer cents as a decimal string with two places, e.g. 190 → "1.90". */
-export function centsToDecimal(cents: number): string {
-  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
-}

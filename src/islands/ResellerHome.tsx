@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import type { ResellerGameDto } from "../shared/game-types.ts";
 import { callApi } from "./lib/api.ts";
-import { formatMoney } from "./lib/format.ts";
+import { dollarsToDollarString } from "./lib/format.ts";
 import { useNarrow } from "./lib/viewport.ts";
 import { MenuButtons } from "./lib/MenuButtons.tsx";
 import { AccountView } from "./reseller/AccountView.tsx";
@@ -65,7 +65,7 @@ export default function ResellerHome({ resellerId, name, balance }: ResellerHome
           <span class="brand logo">TopUp</span> <span class="welcome">Welcome back,</span>{" "}
           <strong>{reseller.name}</strong>
         </span>
-        <span class="rs-balance">Account Balance: ${formatMoney(reseller.balance)}</span>
+        <span class="rs-balance">Account Balance: {dollarsToDollarString(reseller.balance)}</span>
       </header>
       <nav class="tabs" aria-label="Reseller menu">
         <MenuButtons items={MENU} current={view} onSelect={select} />

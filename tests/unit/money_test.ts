@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import {
   assertCents,
+  centsToAmountString,
   centsToDollars,
+  centsToDollarString,
   dollarsToCents,
-  formatAmount,
-  formatDollars,
   MAX_CENTS,
   MoneyFormatError,
   parseDecimal,
@@ -113,15 +113,15 @@ Deno.test("[money] cents that are not whole or out of range are refused", () => 
 });
 
 Deno.test("[money] balances show two decimals with thousands separators and a $ prefix", () => {
-  assert.equal(formatDollars(123450), "$1,234.50");
-  assert.equal(formatDollars(0), "$0.00");
-  assert.equal(formatDollars(5), "$0.05");
-  assert.equal(formatDollars(100000000), "$1,000,000.00");
-  assert.equal(formatDollars(-150), "-$1.50");
+  assert.equal(centsToDollarString(123450), "$1,234.50");
+  assert.equal(centsToDollarString(0), "$0.00");
+  assert.equal(centsToDollarString(5), "$0.05");
+  assert.equal(centsToDollarString(100000000), "$1,000,000.00");
+  assert.equal(centsToDollarString(-150), "-$1.50");
 });
 
 Deno.test("[money] an amount formats without the symbol", () => {
-  assert.equal(formatAmount(123450), "1,234.50");
-  assert.equal(formatAmount(99999), "999.99");
-  assert.equal(formatAmount(-123456789), "-1,234,567.89");
+  assert.equal(centsToAmountString(123450), "1,234.50");
+  assert.equal(centsToAmountString(99999), "999.99");
+  assert.equal(centsToAmountString(-123456789), "-1,234,567.89");
 });

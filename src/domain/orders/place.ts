@@ -8,9 +8,8 @@ import { findIdempotencyKey } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto } from "../../shared/game-types.ts";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
-import { computeResellerPrice, formatResellerItemName } from "../pricing.ts";
-import { centsToDollars, dollarsToCents, formatDollars } from "../money.ts";
-import { resellerMarkupFor } from "../reseller-catalogue.ts";
+import { computeResellerPrice, formatResellerItemName, resellerMarkupFor } from "../pricing.ts";
+import { centsToDollars, centsToDollarString, dollarsToCents } from "../money.ts";
 import { decideMlbbPackage, formatOutOfStockTitle, packageToOrder } from "../verification.ts";
 import { MLBB_SUPPLIER_NAME } from "../games.ts";
 import {
@@ -139,7 +138,9 @@ export async function placeResellerOrder(
   });
   if (input.clientAmount !== undefined && dollarsToCents(input.clientAmount) !== priceCents) {
     throw new ConflictError(
-      `The price of this item is now ${formatDollars(priceCents)}. Please check and order again.`,
+      `The price of this item is now ${
+        centsToDollarString(priceCents)
+      }. Please check and order again.`,
       { price: centsToDollars(priceCents) },
     );
   }

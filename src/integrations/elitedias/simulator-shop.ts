@@ -2,7 +2,8 @@
 // the reseller balance. Orders reach their outcome lazily (computed when read), so the shop owns no
 // timers and tests leak nothing.
 
-import { centsToDecimal, formatSupplierDate, priceToCents, type SimulatorKnobs } from "../http.ts";
+import { formatSupplierDate, type SimulatorKnobs } from "../http.ts";
+import { centsToDecimalString, dollarsToCents } from "../../domain/money.ts";
 import { ELITEDIAS_CATALOGUE } from "./catalogue.ts";
 import {
   type AccountCheck,
@@ -70,16 +71,18 @@ export function createElitediasShop(options: {
   const prices = new Map<string, Map<string, number>>();
   for (const game of ELITEDIAS_CATALOGUE) {
     const entries = Object.entries(game.denominations);
-    prices.set(game.code, new Map(entries.map(([name, price]) => [name, priceToCents(price)])));
+    prices.set(game.code, new Map(entries.map(([name, price]) => [name, dollarsToCents(price)])));
   }
   const orders = new Map<string, ElitediasSimOrder>();
   const orderIdByReference = new Map<string, string>();
   let nextOrderNumber = FIRST_ORDER_NUMBER;
-  let balanceCents = priceToCents(options.balance);
+  let balanceCents = dollarsToCents(options.balance);
   let rejection: ElitediasRejection | null = null;
 
   function formatPrice(gameCode: string, cents: number): string | number {
-    return games.get(gameCode)?.priceFormat === "string" ? centsToDecimal(cents) : cents / 100;
+    return games.get(gameCode)?.priceFormat === "string"
+      ? centsToDecimalString(cents)
+      : cents / 100;
   }
 
   function checkAccount(gameCode: string, userid: string, serverid: string): AccountCheck {
@@ -224,7 +227,7 @@ export function createElitediasShop(options: {
       if (gamePrices === undefined || !gamePrices.has(denom)) {
         throw new RangeError(`no denomination "${denom}" for ${game}`);
       }
-      gamePrices.set(denom, priceToCents(price));
+      gamePrices.set(denom, dollarsToCents(price));
     },
     setOrderStatus,
     completeOrder(orderId) {
@@ -240,7 +243,7 @@ export function createElitediasShop(options: {
       return [...orders.values()].map((order) => ({ ...order }));
     },
     setBalance(amount) {
-      balanceCents = priceToCents(amount);
+      balanceCents = dollarsToCents(amount);
     },
   };
 }

@@ -2,13 +2,8 @@
 // orders and the wallet. Orders move from processing to their outcome lazily (computed when read),
 // so the shop owns no timers and tests leak nothing.
 
-import {
-  asObject,
-  centsToDecimal,
-  formatSupplierDate,
-  priceToCents,
-  type SimulatorKnobs,
-} from "../http.ts";
+import { asObject, formatSupplierDate, type SimulatorKnobs } from "../http.ts";
+import { centsToDecimalString, dollarsToCents } from "../../domain/money.ts";
 import { checkMlbbAccount, checkOtherAccount } from "../elitedias/test-accounts.ts";
 import {
   MOOGOLD_CATALOGUE,
@@ -82,13 +77,13 @@ export function createMoogoldShop(
   const priceCents = new Map<number, number>();
   for (const product of products) {
     for (const variation of product.variations) {
-      priceCents.set(variation.id, priceToCents(variation.price));
+      priceCents.set(variation.id, dollarsToCents(variation.price));
     }
   }
   const orders = new Map<number, MoogoldSimOrder>();
   const orderIdByPartnerId = new Map<string, number>();
   let nextOrderId = FIRST_ORDER_ID;
-  let balanceCents = priceToCents(options.balance);
+  let balanceCents = dollarsToCents(options.balance);
   let rejection: MoogoldRejection | null = null;
 
   function findVariation(
@@ -273,7 +268,8 @@ export function createMoogoldShop(
       });
     },
 
-    "user/balance": () => Response.json({ currency: "USD", balance: centsToDecimal(balanceCents) }),
+    "user/balance": () =>
+      Response.json({ currency: "USD", balance: centsToDecimalString(balanceCents) }),
   };
 
   function setOrderStatus(orderId: number, status: MoogoldOrderStatusText): void {
@@ -286,7 +282,7 @@ export function createMoogoldShop(
     routes,
     setCost(variationId, price) {
       if (!priceCents.has(variationId)) throw new RangeError(`no variation ${variationId}`);
-      priceCents.set(variationId, priceToCents(price));
+      priceCents.set(variationId, dollarsToCents(price));
     },
     setOrderStatus,
     completeOrder(orderId) {
@@ -302,7 +298,7 @@ export function createMoogoldShop(
       return [...orders.values()].map((order) => ({ ...order }));
     },
     setBalance(amount) {
-      balanceCents = priceToCents(amount);
+      balanceCents = dollarsToCents(amount);
     },
   };
 }

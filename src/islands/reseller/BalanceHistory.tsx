@@ -3,7 +3,8 @@
 import { useEffect, useState } from "react";
 import { BALANCE_TYPE_LABELS, type BalanceEntryDto } from "../../shared/order-types.ts";
 import { callApi } from "../lib/api.ts";
-import { failureText, formatDate, formatDollars, RESELLER_PAGE_SIZE, withGem } from "./format.ts";
+import { dollarsToDollarString } from "../lib/format.ts";
+import { failureText, formatDate, RESELLER_PAGE_SIZE, withGem } from "./format.ts";
 import { InfoPopup } from "./InfoPopup.tsx";
 import { Pagination } from "./Pagination.tsx";
 
@@ -25,7 +26,7 @@ function OrderDetails({ order }: { order: NonNullable<BalanceEntryDto["order"]> 
         <span class="muted">Item:</span> {withGem(order.item)}
       </span>
       <span class="rs-detail">
-        <span class="muted">Amount:</span> {formatDollars(order.amount)}
+        <span class="muted">Amount:</span> {dollarsToDollarString(order.amount)}
       </span>
     </InfoPopup>
   );
@@ -68,8 +69,8 @@ export function BalanceHistory({ resellerId }: BalanceHistoryProps) {
                 {rows.map((entry) => (
                   <tr key={entry.id}>
                     <td class="rs-nowrap">{formatDate(entry.date)}</td>
-                    <td>{formatDollars(entry.old)}</td>
-                    <td>{formatDollars(entry.new)}</td>
+                    <td>{dollarsToDollarString(entry.old)}</td>
+                    <td>{dollarsToDollarString(entry.new)}</td>
                     <td>
                       <span class="rs-cell">
                         <span class="rs-type">{BALANCE_TYPE_LABELS[entry.type] ?? entry.type}</span>

@@ -3,8 +3,8 @@
 import { ConfirmDialog } from "../lib/ConfirmDialog.tsx";
 import { useState } from "react";
 import type { ResellerItemDto } from "../../shared/game-types.ts";
-import { formatMoney } from "../lib/format.ts";
-import { formatDollars, withGem } from "./format.ts";
+import { dollarsToDollarString } from "../lib/format.ts";
+import { withGem } from "./format.ts";
 
 export interface CatalogueProps {
   /** The items the verified account may buy, priced for this reseller. */
@@ -42,7 +42,7 @@ function ItemGrid(
           {item.nameConsumer.subheader && (
             <span class="rs-item-sub">{withGem(item.nameConsumer.subheader)}</span>
           )}
-          <span class="rs-item-price">{formatDollars(item.price)}</span>
+          <span class="rs-item-price">{dollarsToDollarString(item.price)}</span>
         </button>
       ))}
     </div>
@@ -85,7 +85,9 @@ export function Catalogue({ items, placing, onConfirm }: CatalogueProps) {
       )}
       {selected && (
         <ConfirmDialog
-          message={`Proceed with: ${selected.item.name} ($${formatMoney(selected.item.price)})?`}
+          message={`Proceed with: ${selected.item.name} (${
+            dollarsToDollarString(selected.item.price)
+          })?`}
           confirmLabel="Place Order"
           tone="primary"
           onCancel={() => setSelected(null)}

@@ -1,6 +1,7 @@
 // Spec §2 Orders table: one row per order with its popups, status icon and refresh button.
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
-import { formatDate, formatDollars, isOpenOrder, statusLabel, withGem } from "./format.ts";
+import { dollarsToDollarString } from "../lib/format.ts";
+import { formatDate, isOpenOrder, statusLabel, withGem } from "./format.ts";
 import { InfoPopup } from "./InfoPopup.tsx";
 
 export interface OrdersTableProps {
@@ -69,9 +70,9 @@ export function OrdersTable({ orders, refreshing, onRefresh }: OrdersTableProps)
                 </span>
               </td>
               <td class="rs-nowrap">{withGem(order.item)}</td>
-              <td class="rs-nowrap">{formatDollars(order.amount)}</td>
-              <td class="rs-nowrap">{formatDollars(order.reseller.oldBalance)}</td>
-              <td class="rs-nowrap">{formatDollars(order.reseller.newBalance)}</td>
+              <td class="rs-nowrap">{dollarsToDollarString(order.amount)}</td>
+              <td class="rs-nowrap">{dollarsToDollarString(order.reseller.oldBalance)}</td>
+              <td class="rs-nowrap">{dollarsToDollarString(order.reseller.newBalance)}</td>
               <td>
                 <span class="rs-cell rs-nowrap">
                   <span class="rs-status">{statusLabel(order.status)}</span>

@@ -1,7 +1,6 @@
 // Display rules of the reseller home (spec §3 Game item, §4 order statuses, §9 date format).
 import { format } from "date-fns";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
-import { formatMoney } from "../lib/format.ts";
 
 /** Spec §9 'd MMM yyyy, h:mm a'; `aaa` gives the example's lower-case "pm" ("5 Jan 2025, 3:04 pm"). */
 export const DATE_FORMAT = "d MMM yyyy, h:mm aaa";
@@ -12,11 +11,6 @@ export const RESELLER_PAGE_SIZE = 20;
 /** An ISO date as spec §9 shows it. */
 export function formatDate(iso: string): string {
   return format(new Date(iso), DATE_FORMAT);
-}
-
-/** A dollar amount with its $ sign: 1234.5 → "$1,234.50". */
-export function formatDollars(amount: number): string {
-  return `$${formatMoney(amount)}`;
 }
 
 /** Spec §3: the word Diamonds is displayed as a gem symbol. */

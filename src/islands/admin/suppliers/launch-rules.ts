@@ -1,4 +1,4 @@
-import { formatMoney } from "../../lib/format.ts";
+import { dollarsToDollarString } from "../../lib/format.ts";
 import type {
   LaunchBody,
   LaunchedGame,
@@ -25,7 +25,7 @@ function priceNumber(price: number | string): number {
 /** Spec §2 Denominations: a dollar amount with 2 decimals when numeric ($0.24), else as sent. */
 export function formatPrice(price: number | string): string {
   const amount = priceNumber(price);
-  return Number.isFinite(amount) ? `$${formatMoney(amount)}` : String(price);
+  return Number.isFinite(amount) ? dollarsToDollarString(amount) : String(price);
 }
 
 /** The items a launch sends: spec §5 skips variations priced 0 (the server skips them too). */
