@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { seedDemoUsers } from "../src/domain/bootstrap.ts";
 import { withDb } from "./io.ts";
-import { checkLedger } from "../src/domain/ledger-check.ts";
+import { checkLedger } from "../src/domain/ledger.ts";
 import { purgeExpired, RETENTION } from "../src/domain/housekeeping.ts";
 
 /** `migrate` and `seed`. */

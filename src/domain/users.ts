@@ -13,12 +13,12 @@ import {
   listResellerRows,
   setResellerPasswordHash,
 } from "../db/repositories/resellers.ts";
-import { insertBalanceEntry } from "../db/repositories/balance-history.ts";
 import { insertAudit } from "../db/repositories/audit-log.ts";
 import { hashPassword } from "./passwords.ts";
 import { deleteUserSessions } from "../db/repositories/sessions.ts";
 import { ConflictError, ValidationError } from "./errors.ts";
 import { centsToDollars } from "./money.ts";
+import { openBalance } from "./ledger.ts";
 
 /** The admin as the browser sees it (spec §3 Admin, User); never a hash or a secret. */
 export interface PublicAdmin {
@@ -189,7 +189,6 @@ export async function createReseller(
       email,
       password_hash: passwordHash,
       phone: input.phone ?? "",
-      balance_cents: input.balanceCents,
       markup: JSON.stringify(input.markup),
       remarks: input.remarks ?? "",
       disable_discounts: input.disableDiscounts ?? false,
@@ -198,13 +197,7 @@ export async function createReseller(
       totp_secret_enc: null,
       deleted_at: null,
     });
-    await insertBalanceEntry(trx, {
-      resellerId: created.id,
-      type: "initial",
-      oldCents: 0,
-      newCents: input.balanceCents,
-      actor: input.createdBy,
-    });
+    const balanceCents = await openBalance(trx, created.id, input.balanceCents, input.createdBy);
     await insertAudit(trx, {
       actorType: "system",
       actorName: input.createdBy,
@@ -217,7 +210,7 @@ export async function createReseller(
         balanceCents: input.balanceCents,
       },
     });
-    return created;
+    return { ...created, balance_cents: balanceCents };
   }).catch((e) => {
     if (String(e?.message ?? e).includes("resellers_name_key")) {
       throw new ConflictError(

@@ -4,7 +4,7 @@ import { createTestDatabase, testBackend, withHandle } from "../helpers/backends
 import { findLiveSession, insertSession } from "../../src/db/repositories/sessions.ts";
 import { claimTotpStep } from "../../src/db/repositories/totp-steps.ts";
 import { countRecentFailures, recordFailure } from "../../src/db/repositories/login-attempts.ts";
-import { listBalanceEntries } from "../../src/db/repositories/balance-history.ts";
+import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
 import { createAdmin, createReseller } from "../../src/domain/users.ts";
 import { ConflictError } from "../../src/domain/errors.ts";
 

@@ -11,7 +11,7 @@ import {
   refundResellerOrder,
   sendOrderToSupplier,
 } from "../../src/domain/orders/fulfil.ts";
-import { checkLedger } from "../../src/domain/ledger-check.ts";
+import { checkLedger } from "../../src/domain/ledger.ts";
 import { ConflictError, InsufficientBalanceError } from "../../src/domain/errors.ts";
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
 import { computeResellerPrice } from "../../src/domain/pricing.ts";

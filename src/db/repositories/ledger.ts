@@ -1,6 +1,41 @@
-import type { Transaction } from "kysely";
-import { sql } from "kysely";
-import type { Database } from "../schema.ts";
+// The only SQL that changes a reseller's balance or appends to its history: the balance moves
+// together with one history row, in the caller's transaction; rows are never updated or deleted.
+import { type QueryCreator, type RawBuilder, sql, type Transaction } from "kysely";
+import type { Db } from "../client.ts";
+import type { BalanceEntryType, BalanceHistoryRow, Database, OrderSnapshot } from "../schema.ts";
+
+export interface NewBalanceEntry {
+  resellerId: string;
+  type: BalanceEntryType;
+  oldCents: number;
+  newCents: number;
+  orderId?: string;
+  order?: OrderSnapshot;
+  actor: string;
+}
+
+/** The row for an entry (also written inside the order placement statement). */
+export function balanceEntryValues(entry: NewBalanceEntry) {
+  return {
+    reseller_id: entry.resellerId,
+    type: entry.type,
+    old_cents: entry.oldCents,
+    new_cents: entry.newCents,
+    order_id: entry.orderId ?? null,
+    order_snapshot: entry.order ? JSON.stringify(entry.order) : null,
+    actor: entry.actor,
+  };
+}
+
+/**
+ * The conditional debit, for a statement that adds RETURNING balance_cents: it changes nothing
+ * unless the live reseller's balance covers `cents`, so a balance never goes below zero and two
+ * debits never both pass one check.
+ */
+export function conditionalDebit(resellerId: string, cents: number): RawBuilder<unknown> {
+  return sql`UPDATE resellers SET balance_cents = balance_cents - ${cents}
+    WHERE id = ${resellerId} AND deleted_at IS NULL AND balance_cents >= ${cents}`;
+}
 
 /** Credits a reseller; returns the balances before and after. */
 export async function creditReseller(
@@ -14,4 +49,48 @@ export async function creditReseller(
     .returning("balance_cents")
     .executeTakeFirstOrThrow();
   return { oldCents: row.balance_cents - cents, newCents: row.balance_cents };
+}
+
+/** The insert of one history row, for a statement that writes it together with other rows. */
+export function balanceEntryInsert(qc: QueryCreator<Database>, entry: NewBalanceEntry) {
+  return qc.insertInto("balance_history").values(balanceEntryValues(entry)).returning("id");
+}
+
+/** Appends one history row; history is never updated or deleted. */
+export async function insertBalanceEntry(
+  trx: Transaction<Database>,
+  entry: NewBalanceEntry,
+): Promise<BalanceHistoryRow> {
+  return await trx.insertInto("balance_history").values(balanceEntryValues(entry))
+    .returningAll().executeTakeFirstOrThrow();
+}
+
+/** A reseller's history in ledger order (oldest first). */
+export async function listBalanceEntries(
+  db: Db,
+  resellerId: string,
+): Promise<BalanceHistoryRow[]> {
+  return await db.selectFrom("balance_history").selectAll().where(
+    "reseller_id",
+    "=",
+    resellerId,
+  )
+    .orderBy("id", "asc").execute();
+}
+
+/** Every reseller's balance, deleted ones included: the ledger check covers them all. */
+export async function listResellerBalances(
+  db: Db,
+): Promise<{ id: string; name: string; balance_cents: number }[]> {
+  return await db.selectFrom("resellers").select(["id", "name", "balance_cents"]).execute();
+}
+
+/** The movements of a reseller's history, oldest first, for the ledger check. */
+export async function listBalanceMovements(
+  db: Db,
+  resellerId: string,
+): Promise<{ id: number; type: BalanceEntryType; old_cents: number; new_cents: number }[]> {
+  return await db.selectFrom("balance_history")
+    .select(["id", "type", "old_cents", "new_cents"])
+    .where("reseller_id", "=", resellerId).orderBy("id", "asc").execute();
 }

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Database, NewOrder } from "../schema.ts";
-import { balanceEntryValues, type NewBalanceEntry } from "./balance-history.ts";
+import { balanceEntryInsert, conditionalDebit, type NewBalanceEntry } from "./ledger.ts";
 import { jobValues } from "./jobs.ts";
 
 export interface IdempotencyClaim {
@@ -26,8 +26,7 @@ export async function claimKeyAndDebit(
   cents: number,
   claim?: IdempotencyClaim,
 ): Promise<ClaimAndDebit> {
-  const debit = sql`UPDATE resellers SET balance_cents = balance_cents - ${cents}
-    WHERE id = ${resellerId} AND deleted_at IS NULL AND balance_cents >= ${cents}`;
+  const debit = conditionalDebit(resellerId, cents);
   const { rows } = claim
     ? await sql<{ claimed: boolean; new_cents: number | null; at: Date }>`
         WITH claim AS (
@@ -72,10 +71,7 @@ export async function insertPlacedOrder(
   response?: StoredResponse,
 ): Promise<void> {
   const inserts = trx
-    .with(
-      "history",
-      (qc) => qc.insertInto("balance_history").values(balanceEntryValues(entry)).returning("id"),
-    )
+    .with("history", (qc) => balanceEntryInsert(qc, entry))
     .with(
       "job",
       (qc) => qc.insertInto("jobs").values(jobValues(job.kind, job.payload)).returning("id"),

@@ -51,9 +51,10 @@ export async function findResellerPublicById(
     .where("deleted_at", "is", null).executeTakeFirst();
 }
 
+/** Inserts a reseller at a zero balance: the ledger gives it its opening balance. */
 export async function insertReseller(
   db: Db,
-  reseller: NewReseller,
+  reseller: Omit<NewReseller, "balance_cents">,
 ): Promise<ResellerPublicRow> {
   return await db.insertInto("resellers").values(reseller).returning(
     RESELLER_PUBLIC_COLUMNS,

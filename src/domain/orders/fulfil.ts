@@ -6,11 +6,10 @@ import {
   OPEN_RESELLER_STATUSES,
   transitionOrder,
 } from "../../db/repositories/orders.ts";
-import { creditReseller } from "../../db/repositories/ledger.ts";
-import { insertBalanceEntry } from "../../db/repositories/balance-history.ts";
 import { findSupplierGameId } from "../../db/repositories/games.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { SupplierError, SupplierOrderStatus } from "../../integrations/http.ts";
+import { refundOrderAmount } from "../ledger.ts";
 
 /** What one supplier call taught us about an order. */
 export type SupplierVerdict =
@@ -119,15 +118,11 @@ export async function refundResellerOrder(
       last_error: reason.slice(0, 1000),
     });
     if (!order || !order.reseller_id) return false;
-    const balances = await creditReseller(trx, order.reseller_id, order.amount_cents);
-    await insertBalanceEntry(trx, {
-      resellerId: order.reseller_id,
-      type: "order_refunded",
-      oldCents: balances.oldCents,
-      newCents: balances.newCents,
-      orderId: order.id,
-      actor: "system",
-    });
+    await refundOrderAmount(
+      trx,
+      { id: order.id, resellerId: order.reseller_id, amountCents: order.amount_cents },
+      "system",
+    );
     return true;
   });
 }

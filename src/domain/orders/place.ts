@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import type { GameRow, OrderRow } from "../../db/schema.ts";
 import { findGameRowByMoogoldId, findGameRowBySupplierName } from "../../db/repositories/games.ts";
 import { findResellerById } from "../../db/repositories/resellers.ts";
-import { claimKeyAndDebit, insertPlacedOrder } from "../../db/repositories/order-placement.ts";
+import { insertPlacedOrder } from "../../db/repositories/order-placement.ts";
 import { findIdempotencyKey } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto } from "../../shared/game-types.ts";
@@ -12,12 +12,8 @@ import { computeResellerPrice, formatResellerItemName, resellerMarkupFor } from 
 import { centsToDollars, centsToDollarString, dollarsToCents } from "../money.ts";
 import { decideMlbbPackage, formatOutOfStockTitle, packageToOrder } from "../verification.ts";
 import { MLBB_SUPPLIER_NAME } from "../games.ts";
-import {
-  ConflictError,
-  InsufficientBalanceError,
-  NotFoundError,
-  ValidationError,
-} from "../errors.ts";
+import { debitForOrder } from "../ledger.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { presentResellerOrder } from "./present.ts";
 
 export const SUPPLIER_CREATE_JOB = "order.supplier_create";
@@ -150,7 +146,7 @@ export async function placeResellerOrder(
 
   return await ctx.db.transaction().execute(async (trx) => {
     const claim = idempotencyKey ? { scope, key: idempotencyKey, fingerprint } : undefined;
-    const debit = await claimKeyAndDebit(trx, reseller.id, priceCents, claim);
+    const debit = await debitForOrder(trx, reseller.id, priceCents, claim);
     if (debit.kind === "replay") {
       const previous = await findIdempotencyKey(trx, scope, idempotencyKey!);
       if (!previous || previous.fingerprint !== fingerprint) {
@@ -161,7 +157,6 @@ export async function placeResellerOrder(
         body: previous.response_body,
       } as PlaceOrderResult;
     }
-    if (debit.kind === "short") throw new InsufficientBalanceError();
     const id = newOrderId();
     const order: OrderRow = {
       id,

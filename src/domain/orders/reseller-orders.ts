@@ -4,7 +4,7 @@ import {
   listOpenResellerOrders,
   listResellerOrders,
 } from "../../db/repositories/orders.ts";
-import { listBalanceEntries } from "../../db/repositories/balance-history.ts";
+import { listBalanceEntries } from "../../db/repositories/ledger.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { BalanceEntryDto, ResellerOrderDto } from "../../shared/order-types.ts";
 import { NotFoundError } from "../errors.ts";

@@ -1,0 +1,110 @@
+// Every change of a reseller's balance: the opening balance, an order's debit, a refund. Each
+// moves the balance together with one appended history row in the caller's transaction, so for
+// every reseller balance = Σ(new − old) over its history and the rows chain (checkLedger).
+import type { Transaction } from "kysely";
+import type { Db } from "../db/client.ts";
+import type { Database } from "../db/schema.ts";
+import {
+  creditReseller,
+  insertBalanceEntry,
+  listBalanceMovements,
+  listResellerBalances,
+} from "../db/repositories/ledger.ts";
+import {
+  type ClaimAndDebit,
+  claimKeyAndDebit,
+  type IdempotencyClaim,
+} from "../db/repositories/order-placement.ts";
+import { InsufficientBalanceError } from "./errors.ts";
+
+/** Gives a new reseller its starting balance with the 'initial' history row (old 0). */
+export async function openBalance(
+  trx: Transaction<Database>,
+  resellerId: string,
+  cents: number,
+  actor: string,
+): Promise<number> {
+  const balances = await creditReseller(trx, resellerId, cents);
+  await insertBalanceEntry(trx, {
+    resellerId,
+    type: "initial",
+    oldCents: balances.oldCents,
+    newCents: balances.newCents,
+    actor,
+  });
+  return balances.newCents;
+}
+
+/**
+ * Debits an order's price only if the balance covers it ('Insufficient balance' otherwise), in one
+ * statement with the claim of its Idempotency-Key; a key already claimed debits nothing and comes
+ * back as a replay. The order's 'order_placed' row follows in the placement's second statement.
+ */
+export async function debitForOrder(
+  trx: Transaction<Database>,
+  resellerId: string,
+  cents: number,
+  claim?: IdempotencyClaim,
+): Promise<Exclude<ClaimAndDebit, { kind: "short" }>> {
+  const debit = await claimKeyAndDebit(trx, resellerId, cents, claim);
+  if (debit.kind === "short") throw new InsufficientBalanceError();
+  return debit;
+}
+
+/** Gives an order's amount back with its 'order_refunded' row (unique per order). */
+export async function refundOrderAmount(
+  trx: Transaction<Database>,
+  order: { id: string; resellerId: string; amountCents: number },
+  actor: string,
+): Promise<void> {
+  const balances = await creditReseller(trx, order.resellerId, order.amountCents);
+  await insertBalanceEntry(trx, {
+    resellerId: order.resellerId,
+    type: "order_refunded",
+    oldCents: balances.oldCents,
+    newCents: balances.newCents,
+    orderId: order.id,
+    actor,
+  });
+}
+
+/** One way a reseller's ledger is wrong. */
+export interface LedgerViolation {
+  resellerId: string;
+  resellerName: string;
+  problem: string;
+}
+
+/**
+ * The money invariant (quality bar): for every reseller the balance equals the sum of its
+ * history deltas, every row moves the way its type says, rows chain (each row's old is the
+ * previous row's new), and nothing is negative.
+ */
+export async function checkLedger(db: Db): Promise<LedgerViolation[]> {
+  const resellers = await listResellerBalances(db);
+  const violations: LedgerViolation[] = [];
+  for (const r of resellers) {
+    const rows = await listBalanceMovements(db, r.id);
+    const report = (problem: string) =>
+      violations.push({ resellerId: r.id, resellerName: r.name, problem });
+    if (r.balance_cents < 0) report(`negative balance ${r.balance_cents}`);
+    let previous: number | null = null;
+    let sum = 0;
+    for (const row of rows) {
+      sum += row.new_cents - row.old_cents;
+      if (previous !== null && row.old_cents !== previous) {
+        report(`row ${row.id} starts at ${row.old_cents}, previous row ended at ${previous}`);
+      }
+      if (row.new_cents < 0 || row.old_cents < 0) report(`row ${row.id} is negative`);
+      previous = row.new_cents;
+    }
+    if (rows.length === 0) report("no history rows");
+    if (sum !== r.balance_cents) {
+      report(`balance ${r.balance_cents} but history sums to ${sum}`);
+    }
+    if (previous !== null && previous !== r.balance_cents) {
+      report(`balance ${r.balance_cents} but the last row ends at ${previous}`);
+    }
+  }
+  return violations;
+}
