@@ -1,12 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { SessionStage, UserType } from "../db/schema.ts";
-import { findAdminByEmail, findAdminById, findAdminPublicById } from "../db/repositories/admins.ts";
-import {
-  findResellerByEmail,
-  findResellerById,
-  findResellerPublicById,
-} from "../db/repositories/resellers.ts";
+import { findAdminPublicById, findAdminSignIn } from "../db/repositories/admins.ts";
+import { findResellerPublicById, findResellerSignIn } from "../db/repositories/resellers.ts";
 import {
   addSessionTotpFailure,
   deleteSession,
@@ -106,7 +102,7 @@ async function findAccount(
   email: string,
 ): Promise<Account | null> {
   if (userType === "admin") {
-    const a = await findAdminByEmail(db, email);
+    const a = await findAdminSignIn(db, "email", email);
     return a
       ? {
         id: a.id,
@@ -118,7 +114,7 @@ async function findAccount(
       }
       : null;
   }
-  const r = await findResellerByEmail(db, email);
+  const r = await findResellerSignIn(db, "email", email);
   return r
     ? {
       id: r.id,
@@ -132,7 +128,9 @@ async function findAccount(
 }
 
 async function findAccountById(db: Db, userType: UserType, id: string) {
-  const row = userType === "admin" ? await findAdminById(db, id) : await findResellerById(db, id);
+  const row = userType === "admin"
+    ? await findAdminSignIn(db, "id", id)
+    : await findResellerSignIn(db, "id", id);
   return row ? { secretEnc: row.totp_secret_enc, email: row.email } : null;
 }
 

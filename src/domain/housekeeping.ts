@@ -1,5 +1,8 @@
-import { sql } from "kysely";
 import type { Db } from "../db/client.ts";
+import { deleteExpiredSessions } from "../db/repositories/sessions.ts";
+import { deleteLoginAttemptsOlderThan } from "../db/repositories/login-attempts.ts";
+import { deleteIdempotencyKeysOlderThan } from "../db/repositories/idempotency.ts";
+import { deleteJobsFinishedBefore } from "../db/repositories/jobs.ts";
 
 /** How long finished bookkeeping is kept. */
 export const RETENTION = {
@@ -23,30 +26,10 @@ export interface PurgeReport {
  * and finished jobs. Ledger, orders and audit rows are never touched. Safe to run concurrently.
  */
 export async function purgeExpired(db: Db): Promise<PurgeReport> {
-  const count = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
-  const sessions = await db.deleteFrom("sessions").where("expires_at", "<=", sql<Date>`now()`)
-    .executeTakeFirst();
-  const loginAttempts = await db.deleteFrom("login_attempts")
-    .where(
-      "window_start",
-      "<",
-      sql<Date>`now() - make_interval(hours => ${RETENTION.loginAttemptHours})`,
-    )
-    .executeTakeFirst();
-  const idempotencyKeys = await db.deleteFrom("idempotency_keys")
-    .where(
-      "created_at",
-      "<",
-      sql<Date>`now() - make_interval(days => ${RETENTION.idempotencyKeyDays})`,
-    )
-    .executeTakeFirst();
-  const jobs = await db.deleteFrom("jobs")
-    .where("done_at", "<", sql<Date>`now() - make_interval(days => ${RETENTION.finishedJobDays})`)
-    .executeTakeFirst();
   return {
-    sessions: count(sessions),
-    loginAttempts: count(loginAttempts),
-    idempotencyKeys: count(idempotencyKeys),
-    jobs: count(jobs),
+    sessions: await deleteExpiredSessions(db),
+    loginAttempts: await deleteLoginAttemptsOlderThan(db, RETENTION.loginAttemptHours),
+    idempotencyKeys: await deleteIdempotencyKeysOlderThan(db, RETENTION.idempotencyKeyDays),
+    jobs: await deleteJobsFinishedBefore(db, RETENTION.finishedJobDays),
   };
 }

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { findGameRowById } from "../db/repositories/games.ts";
-import { findResellerById } from "../db/repositories/resellers.ts";
+import { findResellerPublicById } from "../db/repositories/resellers.ts";
 import type { GameItemDto, GamePackageDto, ResellerItemDto } from "../shared/game-types.ts";
 import { computeResellerPrice, formatResellerItemName, resellerMarkupFor } from "./pricing.ts";
 import { centsToDollars } from "./money.ts";
@@ -44,7 +44,7 @@ export async function resellerCatalogue(
 ): Promise<ResellerGameCatalogue> {
   const [game, reseller] = await Promise.all([
     findGameRowById(db, gameId),
-    findResellerById(db, resellerId),
+    findResellerPublicById(db, resellerId),
   ]);
   if (!game || !reseller || (game.is_hidden && !seesHiddenGames)) {
     throw new NotFoundError("Game not found");

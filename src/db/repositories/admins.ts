@@ -20,19 +20,32 @@ export type AdminPublicRow = Pick<
   (typeof ADMIN_PUBLIC_COLUMNS)[number]
 >;
 
+/** What checking a password and a code needs; read only by sign-in. */
+export const ADMIN_SIGN_IN_COLUMNS = [
+  "id",
+  "email",
+  "password_hash",
+  "totp_secret_enc",
+  "totp_confirmed",
+] as const;
+
+export type AdminSignInRow = Pick<AdminRow, (typeof ADMIN_SIGN_IN_COLUMNS)[number]>;
+
 export async function findAdminByEmail(
   db: Db,
   email: string,
-): Promise<AdminRow | undefined> {
-  return await db.selectFrom("admins").selectAll().where("email", "=", email)
+): Promise<AdminPublicRow | undefined> {
+  return await db.selectFrom("admins").select(ADMIN_PUBLIC_COLUMNS).where("email", "=", email)
     .executeTakeFirst();
 }
 
-export async function findAdminById(
+/** An admin's sign-in columns, found by email or by id. */
+export async function findAdminSignIn(
   db: Db,
-  id: string,
-): Promise<AdminRow | undefined> {
-  return await db.selectFrom("admins").selectAll().where("id", "=", id)
+  by: "email" | "id",
+  value: string,
+): Promise<AdminSignInRow | undefined> {
+  return await db.selectFrom("admins").select(ADMIN_SIGN_IN_COLUMNS).where(by, "=", value)
     .executeTakeFirst();
 }
 

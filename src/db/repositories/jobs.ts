@@ -63,3 +63,11 @@ export async function retryJob(db: Db, id: number, error: string, retryAt: Date)
     .where("id", "=", id)
     .execute();
 }
+
+/** Deletes jobs finished over `days` ago; returns how many. */
+export async function deleteJobsFinishedBefore(db: Db, days: number): Promise<number> {
+  const r = await db.deleteFrom("jobs")
+    .where("done_at", "<", sql<Date>`now() - make_interval(days => ${days})`)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -41,3 +41,11 @@ export async function recordFailure(
 export async function clearFailures(db: Db, key: string): Promise<void> {
   await db.deleteFrom("login_attempts").where("key", "=", key).execute();
 }
+
+/** Deletes throttle counters whose window started over `hours` ago; returns how many. */
+export async function deleteLoginAttemptsOlderThan(db: Db, hours: number): Promise<number> {
+  const r = await db.deleteFrom("login_attempts")
+    .where("window_start", "<", sql<Date>`now() - make_interval(hours => ${hours})`)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -23,20 +23,34 @@ export type ResellerPublicRow = Pick<
   (typeof RESELLER_PUBLIC_COLUMNS)[number]
 >;
 
+/** What checking a password and a code needs; read only by sign-in. */
+export const RESELLER_SIGN_IN_COLUMNS = [
+  "id",
+  "email",
+  "password_hash",
+  "two_fa_enabled",
+  "totp_secret_enc",
+  "totp_confirmed",
+] as const;
+
+export type ResellerSignInRow = Pick<ResellerRow, (typeof RESELLER_SIGN_IN_COLUMNS)[number]>;
+
 export async function findResellerByEmail(
   db: Db,
   email: string,
-): Promise<ResellerRow | undefined> {
-  return await db.selectFrom("resellers").selectAll().where("email", "=", email)
-    .where("deleted_at", "is", null).executeTakeFirst();
+): Promise<ResellerPublicRow | undefined> {
+  return await db.selectFrom("resellers").select(RESELLER_PUBLIC_COLUMNS)
+    .where("email", "=", email).where("deleted_at", "is", null).executeTakeFirst();
 }
 
-export async function findResellerById(
+/** A live reseller's sign-in columns, found by email or by id. */
+export async function findResellerSignIn(
   db: Db,
-  id: string,
-): Promise<ResellerRow | undefined> {
-  return await db.selectFrom("resellers").selectAll().where("id", "=", id)
-    .where("deleted_at", "is", null).executeTakeFirst();
+  by: "email" | "id",
+  value: string,
+): Promise<ResellerSignInRow | undefined> {
+  return await db.selectFrom("resellers").select(RESELLER_SIGN_IN_COLUMNS)
+    .where(by, "=", value).where("deleted_at", "is", null).executeTakeFirst();
 }
 
 export async function findResellerPublicById(

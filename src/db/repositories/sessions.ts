@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { jsonObjectFrom } from "kysely/helpers/postgres";
 import type { Db } from "../client.ts";
 import type { SessionRow, SessionStage, UserType } from "../schema.ts";
@@ -122,4 +123,11 @@ export async function addSessionTotpFailure(
     .returning("totp_failures")
     .executeTakeFirst();
   return row?.totp_failures ?? 0;
+}
+
+/** Deletes sessions past their expiry; returns how many. */
+export async function deleteExpiredSessions(db: Db): Promise<number> {
+  const r = await db.deleteFrom("sessions").where("expires_at", "<=", sql<Date>`now()`)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
 }

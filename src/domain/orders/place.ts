@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../../db/client.ts";
 import type { GameRow, OrderRow } from "../../db/schema.ts";
 import { findGameRowByMoogoldId, findGameRowBySupplierName } from "../../db/repositories/games.ts";
-import { findResellerById } from "../../db/repositories/resellers.ts";
+import { findResellerPublicById } from "../../db/repositories/resellers.ts";
 import { insertPlacedOrder } from "../../db/repositories/order-placement.ts";
 import { findIdempotencyKey } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
@@ -114,7 +114,7 @@ export async function placeResellerOrder(
   input: PlaceOrderInput,
   idempotencyKey?: string,
 ): Promise<PlaceOrderResult> {
-  const reseller = await findResellerById(ctx.db, input.resellerId);
+  const reseller = await findResellerPublicById(ctx.db, input.resellerId);
   if (!reseller) throw new NotFoundError("Reseller not found");
   const game = await findGame(ctx.db, input);
   // Mobile Legends' stock, the game's own flag included, is part of its package decision, so the
