@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Buffer } from "node:buffer";
 import type { Config } from "../src/config.ts";
-import { knobsFromEnv, type SimulatorKnobs } from "../src/integrations/http.ts";
+import { knobsFromEnv, type SimulatorKnobs } from "../src/integrations/simulator-kit.ts";
 import { createMoogoldSimulator } from "../src/integrations/moogold/simulator.ts";
 import { createElitediasSimulator } from "../src/integrations/elitedias/simulator.ts";
-import { createYahooFinanceSimulator } from "../src/integrations/yahoo/simulator.ts";
+import { createYahooFinanceSimulator } from "../src/integrations/fx/simulator.ts";
 import { SIMULATOR_CREDENTIALS, SIMULATOR_PATHS } from "../src/integrations/suppliers.ts";
-import { YAHOO_SIMULATOR_PATH } from "../src/integrations/yahoo/client.ts";
+import { YAHOO_SIMULATOR_PATH } from "../src/integrations/fx/client.ts";
 
 type Simulator = {
   handler: (request: Request) => Promise<Response>;

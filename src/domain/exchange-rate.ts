@@ -16,8 +16,8 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { getSetting, putSetting } from "../db/repositories/settings.ts";
 import { insertAudit } from "../db/repositories/audit-log.ts";
-import { getYahooFinanceClient, type YahooFinanceClient } from "../integrations/yahoo/client.ts";
-import type { SupplierResult } from "../integrations/http.ts";
+import { getYahooFinanceClient, type YahooFinanceClient } from "../integrations/fx/client.ts";
+import type { SupplierResult } from "../integrations/fetch-json.ts";
 import { ConflictError, UpstreamError, ValidationError } from "./errors.ts";
 import { parseDecimal } from "./money.ts";
 

@@ -2,7 +2,7 @@
 // and what the presigned-URL endpoint answers. The storage itself lives in src/integrations/storage.
 
 import { ValidationError } from "./errors.ts";
-import type { ObjectStorage } from "../integrations/storage/object-storage.ts";
+import type { ObjectStorage, UploadRules } from "../integrations/storage/types.ts";
 
 /** Spec §5: the answer to any file that is not one of the accepted image types. */
 export const INVALID_IMAGE_TEXT = "Please select a valid image file";
@@ -90,6 +90,14 @@ export function contentTypeOfKey(key: string): string | undefined {
 export function isImageOfType(bytes: Uint8Array, type: string): boolean {
   return IMAGE_TYPES[type]?.matches(bytes) ?? false;
 }
+
+/** The rules a store that receives uploads itself (the local store) checks them against. */
+export const UPLOAD_RULES: UploadRules = {
+  isUploadKey,
+  isImageOfType,
+  maxBytes: MAX_UPLOAD_BYTES,
+  invalidImageText: INVALID_IMAGE_TEXT,
+};
 
 /** What POST /generate-s3-bucket-url answers. */
 export interface ImageUpload {

@@ -1,4 +1,4 @@
-import { startSimulatorServer } from "../../src/integrations/http.ts";
+import { startSimulatorServer } from "../../src/integrations/simulator-kit.ts";
 import { createMoogoldSimulator } from "../../src/integrations/moogold/simulator.ts";
 import { createElitediasSimulator } from "../../src/integrations/elitedias/simulator.ts";
 import { createMoogoldClient } from "../../src/integrations/moogold/client.ts";

@@ -11,7 +11,8 @@ import {
   type ElitediasSimulator,
   type ElitediasSimulatorOptions,
 } from "../../src/integrations/elitedias/simulator.ts";
-import { startSimulatorServer, type SupplierResult } from "../../src/integrations/http.ts";
+import { type SupplierResult } from "../../src/integrations/fetch-json.ts";
+import { startSimulatorServer } from "../../src/integrations/simulator-kit.ts";
 
 interface Harness {
   sim: ElitediasSimulator;

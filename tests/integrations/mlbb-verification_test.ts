@@ -4,7 +4,7 @@ import {
   createElitediasSimulator,
   ELITEDIAS_SIMULATOR_API_KEY,
 } from "../../src/integrations/elitedias/simulator.ts";
-import { startSimulatorServer } from "../../src/integrations/http.ts";
+import { startSimulatorServer } from "../../src/integrations/simulator-kit.ts";
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
 import { choosePackageFor, verifyMlbbAccount } from "../../src/domain/verification.ts";
 import { UpstreamError } from "../../src/domain/errors.ts";

@@ -14,7 +14,8 @@ import {
   type MoogoldSimulatorOptions,
 } from "../../src/integrations/moogold/simulator.ts";
 import { MOOGOLD_MLBB_PRODUCT_ID } from "../../src/integrations/moogold/catalogue.ts";
-import { startSimulatorServer, type SupplierResult } from "../../src/integrations/http.ts";
+import { type SupplierResult } from "../../src/integrations/fetch-json.ts";
+import { startSimulatorServer } from "../../src/integrations/simulator-kit.ts";
 
 const MLBB = MOOGOLD_MLBB_PRODUCT_ID;
 const MLBB_86_DIAMONDS = 4690783;

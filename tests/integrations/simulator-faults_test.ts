@@ -10,12 +10,12 @@ import {
   createElitediasSimulator,
   ELITEDIAS_SIMULATOR_API_KEY,
 } from "../../src/integrations/elitedias/simulator.ts";
+import { type SupplierResult } from "../../src/integrations/fetch-json.ts";
 import {
   knobsFromEnv,
   type SimulatorServer,
   startSimulatorServer,
-  type SupplierResult,
-} from "../../src/integrations/http.ts";
+} from "../../src/integrations/simulator-kit.ts";
 
 const MLBB = 15145;
 

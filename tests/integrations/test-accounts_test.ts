@@ -11,11 +11,11 @@ import {
   MOOGOLD_SIMULATOR_CREDENTIALS,
 } from "../../src/integrations/moogold/simulator.ts";
 import { MOOGOLD_MLBB_PRODUCT_ID } from "../../src/integrations/moogold/catalogue.ts";
+import { type SupplierResult } from "../../src/integrations/fetch-json.ts";
 import {
   type SimulatorServer,
   startSimulatorServer,
-  type SupplierResult,
-} from "../../src/integrations/http.ts";
+} from "../../src/integrations/simulator-kit.ts";
 
 function valueOf<T>(result: SupplierResult<T>): T {
   if (!result.ok) assert.fail(`expected ok, got ${result.kind}: ${result.message}`);

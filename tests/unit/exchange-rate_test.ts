@@ -11,8 +11,8 @@ import {
   RETRY_AFTER_FAILURE_MS,
 } from "../../src/domain/exchange-rate.ts";
 import { UpstreamError } from "../../src/domain/errors.ts";
-import type { YahooFinanceClient } from "../../src/integrations/yahoo/client.ts";
-import { failWith, type SupplierResult } from "../../src/integrations/http.ts";
+import type { YahooFinanceClient } from "../../src/integrations/fx/client.ts";
+import { failWith, type SupplierResult } from "../../src/integrations/fetch-json.ts";
 
 const T0 = Date.parse("2025-01-05T07:04:00Z");
 const CACHE_SECONDS = 900;

@@ -11,6 +11,7 @@ import {
   isUploadKey,
   MAX_UPLOAD_BYTES,
   newUploadKey,
+  UPLOAD_RULES,
 } from "../../src/domain/uploads.ts";
 import {
   createLocalStorage,
@@ -123,7 +124,12 @@ Deno.test("[uploads] the local store accepts one signed PUT of an image and serv
   const root = await Deno.makeTempDir({ prefix: "topup-uploads-" });
   try {
     let clock = 1_700_000_000_000;
-    const storage = createLocalStorage({ root, baseUrl: BASE, now: () => clock });
+    const storage = createLocalStorage({
+      root,
+      baseUrl: BASE,
+      rules: UPLOAD_RULES,
+      now: () => clock,
+    });
     const key = `games/${ID}-a.png`;
     const url = await storage.presignPut(key, "image/png", 300);
     assert.equal(url.split("?")[0], `${BASE}/uploads/${key}`);
@@ -168,22 +174,33 @@ Deno.test("[uploads] the signing key comes from APP_SECRET, else from one key fi
   try {
     const key = `games/${ID}-a.png`;
     const appSecret = "s".repeat(32);
-    const signedInA = await createLocalStorage({ root: a, baseUrl: BASE, appSecret })
+    const signedInA = await createLocalStorage({
+      root: a,
+      baseUrl: BASE,
+      rules: UPLOAD_RULES,
+      appSecret,
+    })
       .presignPut(key, "image/png", 300);
-    await createLocalStorage({ root: b, baseUrl: BASE, appSecret })
+    await createLocalStorage({ root: b, baseUrl: BASE, rules: UPLOAD_RULES, appSecret })
       .acceptPut(key, put(signedInA, PNG));
     await assert.rejects(Deno.stat(join(a, ".signing-key")), Deno.errors.NotFound);
 
-    const fromFile = await createLocalStorage({ root: a, baseUrl: BASE })
+    const fromFile = await createLocalStorage({ root: a, baseUrl: BASE, rules: UPLOAD_RULES })
       .presignPut(key, "image/png", 300);
     const stat = await Deno.stat(join(a, ".signing-key"));
     assert.equal(stat.mode! & 0o777, 0o600);
     assert.match(await Deno.readTextFile(join(a, ".signing-key")), /^[0-9a-f]{64}$/);
     await assert.rejects(
-      createLocalStorage({ root: a, baseUrl: BASE, appSecret }).acceptPut(key, put(fromFile, PNG)),
+      createLocalStorage({ root: a, baseUrl: BASE, rules: UPLOAD_RULES, appSecret }).acceptPut(
+        key,
+        put(fromFile, PNG),
+      ),
       { status: 403 },
     );
-    await createLocalStorage({ root: a, baseUrl: BASE }).acceptPut(key, put(fromFile, PNG));
+    await createLocalStorage({ root: a, baseUrl: BASE, rules: UPLOAD_RULES }).acceptPut(
+      key,
+      put(fromFile, PNG),
+    );
   } finally {
     await Promise.all([a, b].map((d) => Deno.remove(d, { recursive: true })));
   }
@@ -192,7 +209,7 @@ Deno.test("[uploads] the signing key comes from APP_SECRET, else from one key fi
 Deno.test("[uploads] the endpoint's answer: the stored image URL is the upload URL without its query", async () => {
   const root = await Deno.makeTempDir({ prefix: "topup-uploads-" });
   try {
-    const storage = createLocalStorage({ root, baseUrl: BASE });
+    const storage = createLocalStorage({ root, baseUrl: BASE, rules: UPLOAD_RULES });
     const upload = await createImageUpload(storage, {
       fileName: "Logo.webp",
       fileType: "image/webp",

@@ -8,7 +8,7 @@ import {
 } from "../../db/repositories/orders.ts";
 import { findSupplierGameId } from "../../db/repositories/games.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
-import type { SupplierError, SupplierOrderStatus } from "../../integrations/http.ts";
+import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetch-json.ts";
 import { refundOrderAmount } from "../ledger.ts";
 
 /** What one supplier call taught us about an order. */

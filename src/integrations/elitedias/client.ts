@@ -10,7 +10,7 @@ import {
   postJson,
   type SupplierOrderStatus,
   type SupplierResult,
-} from "../http.ts";
+} from "../fetch-json.ts";
 
 /** How to reach and authenticate against EliteDias. */
 export interface ElitediasClientOptions {

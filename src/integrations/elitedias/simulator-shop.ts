@@ -2,7 +2,7 @@
 // the reseller balance. Orders reach their outcome lazily (computed when read), so the shop owns no
 // timers and tests leak nothing.
 
-import { formatSupplierDate, type SimulatorKnobs } from "../http.ts";
+import { formatSupplierDate, type SimulatorKnobs } from "../simulator-kit.ts";
 import { centsToDecimalString, dollarsToCents } from "../../domain/money.ts";
 import { ELITEDIAS_CATALOGUE } from "./catalogue.ts";
 import {

@@ -4,15 +4,11 @@
 
 import {
   asObject,
-  createFaultInjector,
-  DEFAULT_KNOBS,
-  type FaultInjector,
-  garbageResponse,
-  gatewayTimeoutResponse,
+  createFaultGate,
   routeAfterBase,
+  type SimulatorFaultLevers,
   type SimulatorKnobs,
-  waitFor,
-} from "../http.ts";
+} from "../simulator-kit.ts";
 import { ELITEDIAS_SERVER_LIST_PATH } from "./client.ts";
 import {
   createElitediasShop,
@@ -44,11 +40,8 @@ export interface ElitediasSimulatorOptions {
 }
 
 /** An in-memory EliteDias: its handler, live knobs, fault levers and shop levers. */
-export interface ElitediasSimulator
-  extends Omit<FaultInjector, "drawFault">, Omit<ElitediasShop, "routes"> {
+export interface ElitediasSimulator extends SimulatorFaultLevers, Omit<ElitediasShop, "routes"> {
   handler: (request: Request) => Promise<Response>;
-  /** Live knobs: changing a field changes the next call. */
-  knobs: SimulatorKnobs;
 }
 
 /** The api_key the simulator accepts unless told otherwise. */
@@ -60,10 +53,9 @@ export function createElitediasSimulator(
 ): ElitediasSimulator {
   const basePath = options.basePath ?? "";
   const apiKey = options.apiKey ?? ELITEDIAS_SIMULATOR_API_KEY;
-  const knobs: SimulatorKnobs = { ...DEFAULT_KNOBS, ...options.knobs };
-  const faults = createFaultInjector(knobs, options.seed ?? 1);
+  const gate = createFaultGate(options);
   const { routes, ...levers } = createElitediasShop({
-    knobs,
+    knobs: gate.levers.knobs,
     now: options.now ?? Date.now,
     balance: options.balance ?? "1000.00",
     serverListRoute: (options.serverListPath ?? ELITEDIAS_SERVER_LIST_PATH).replace(/^\/+/, ""),
@@ -79,14 +71,12 @@ export function createElitediasSimulator(
     if (request.headers.get("origin") === null) {
       return Response.json({ code: "403", message: "Origin header required" }, { status: 403 });
     }
-    await waitFor(knobs.latencyMs, request.signal);
-    const fault = faults.drawFault(path);
-    if (fault === "timeout") {
-      await waitFor(knobs.holdMs, request.signal);
-      return gatewayTimeoutResponse();
-    }
-    if (fault === "malformed") return garbageResponse();
-    if (fault === "error") return elitediasError("500", "Simulated supplier error");
+    const fault = await gate.pass(
+      request,
+      path,
+      () => elitediasError("500", "Simulated supplier error"),
+    );
+    if (fault) return fault;
     let body: ElitediasBody;
     try {
       body = asObject(JSON.parse(await request.text()));
@@ -100,12 +90,5 @@ export function createElitediasSimulator(
     return route(body);
   }
 
-  return {
-    handler,
-    knobs,
-    forceNext: faults.forceNext,
-    failEndpoint: faults.failEndpoint,
-    clearFaults: faults.clearFaults,
-    ...levers,
-  };
+  return { handler, ...gate.levers, ...levers };
 }

@@ -9,7 +9,7 @@ import {
   postJson,
   type SupplierOrderStatus,
   type SupplierResult,
-} from "../http.ts";
+} from "../fetch-json.ts";
 import {
   BalanceSchema,
   CreateOrderSchema,

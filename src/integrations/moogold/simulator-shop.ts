@@ -2,7 +2,7 @@
 // orders and the wallet. Orders move from processing to their outcome lazily (computed when read),
 // so the shop owns no timers and tests leak nothing.
 
-import { asObject, formatSupplierDate, type SimulatorKnobs } from "../http.ts";
+import { asObject, formatSupplierDate, type SimulatorKnobs } from "../simulator-kit.ts";
 import { centsToDecimalString, dollarsToCents } from "../../domain/money.ts";
 import { checkMlbbAccount, checkOtherAccount } from "../elitedias/test-accounts.ts";
 import {

@@ -6,15 +6,11 @@ import { Buffer } from "node:buffer";
 import { timingSafeEqual } from "node:crypto";
 import {
   asObject,
-  createFaultInjector,
-  DEFAULT_KNOBS,
-  type FaultInjector,
-  garbageResponse,
-  gatewayTimeoutResponse,
+  createFaultGate,
   routeAfterBase,
+  type SimulatorFaultLevers,
   type SimulatorKnobs,
-  waitFor,
-} from "../http.ts";
+} from "../simulator-kit.ts";
 import {
   createMoogoldShop,
   type MoogoldBody,
@@ -48,11 +44,8 @@ export interface MoogoldSimulatorOptions {
 }
 
 /** An in-memory MooGold: its handler, live knobs, fault levers and shop levers. */
-export interface MoogoldSimulator
-  extends Omit<FaultInjector, "drawFault">, Omit<MoogoldShop, "routes"> {
+export interface MoogoldSimulator extends SimulatorFaultLevers, Omit<MoogoldShop, "routes"> {
   handler: (request: Request) => Promise<Response>;
-  /** Live knobs: changing a field changes the next call. */
-  knobs: SimulatorKnobs;
 }
 
 /** Credentials the simulator accepts unless told otherwise. */
@@ -68,8 +61,8 @@ export function createMoogoldSimulator(options: MoogoldSimulatorOptions = {}): M
   const secretKey = options.secretKey ?? MOOGOLD_SIMULATOR_CREDENTIALS.secretKey;
   const signPartnerOrderId = options.signPartnerOrderId ?? true;
   const now = options.now ?? Date.now;
-  const knobs: SimulatorKnobs = { ...DEFAULT_KNOBS, ...options.knobs };
-  const faults = createFaultInjector(knobs, options.seed ?? 1);
+  const gate = createFaultGate(options);
+  const { knobs } = gate.levers;
   const expectedAuthorization = moogoldBasicAuth(partnerId, secretKey);
   const balance = options.balance ?? "1000.00";
   const { routes, ...levers } = createMoogoldShop({ knobs, now, balance });
@@ -120,14 +113,12 @@ export function createMoogoldSimulator(options: MoogoldSimulatorOptions = {}): M
         headers: { "content-type": "text/html" },
       });
     }
-    await waitFor(knobs.latencyMs, request.signal);
-    const fault = faults.drawFault(path);
-    if (fault === "timeout") {
-      await waitFor(knobs.holdMs, request.signal);
-      return gatewayTimeoutResponse();
-    }
-    if (fault === "malformed") return garbageResponse();
-    if (fault === "error") return moogoldError("500", "Simulated supplier error");
+    const fault = await gate.pass(
+      request,
+      path,
+      () => moogoldError("500", "Simulated supplier error"),
+    );
+    if (fault) return fault;
     const raw = await request.text();
     let body: MoogoldBody;
     try {
@@ -138,12 +129,5 @@ export function createMoogoldSimulator(options: MoogoldSimulatorOptions = {}): M
     return checkCredentials(request, raw, body, path) ?? route(body);
   }
 
-  return {
-    handler,
-    knobs,
-    forceNext: faults.forceNext,
-    failEndpoint: faults.failEndpoint,
-    clearFaults: faults.clearFaults,
-    ...levers,
-  };
+  return { handler, ...gate.levers, ...levers };
 }

@@ -5,7 +5,7 @@
 import { Buffer } from "node:buffer";
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { decimalText } from "../http.ts";
+import { decimalText } from "../fetch-json.ts";
 
 /** The server_list texts that mean "this product has no server list". */
 export const MOOGOLD_NO_SERVER_TEXTS = ["Product has no server list", "Enter from Website"];

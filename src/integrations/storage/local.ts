@@ -12,13 +12,7 @@ import {
   PayloadTooLargeError,
   ValidationError,
 } from "../../domain/errors.ts";
-import {
-  INVALID_IMAGE_TEXT,
-  isImageOfType,
-  isUploadKey,
-  MAX_UPLOAD_BYTES,
-} from "../../domain/uploads.ts";
-import type { ObjectStorage } from "./object-storage.ts";
+import type { ObjectStorage, UploadRules } from "./types.ts";
 
 /** How to build a local store. */
 export interface LocalStorageOptions {
@@ -28,6 +22,8 @@ export interface LocalStorageOptions {
   baseUrl: string;
   /** When set, the URL signing key is derived from it; otherwise a key file in `root` is used. */
   appSecret?: string;
+  /** The upload rules the received bytes are checked against. */
+  rules: UploadRules;
   /** Clock, ms since epoch. */
   now?: () => number;
 }
@@ -141,11 +137,11 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
 
 /** A store of files under `options.root`. */
 export function createLocalStorage(options: LocalStorageOptions): LocalObjectStorage {
-  const { root, baseUrl, appSecret } = options;
+  const { root, baseUrl, appSecret, rules } = options;
   const now = options.now ?? Date.now;
   const signingKey = () => signingKeyFor(root, appSecret);
   // Only keys shaped like the ones we make reach the disk, so no path can leave `root`.
-  const pathOf = (key: string) => isUploadKey(key) ? join(root, key) : null;
+  const pathOf = (key: string) => rules.isUploadKey(key) ? join(root, key) : null;
 
   return {
     async presignPut(key, contentType, expiresSeconds) {
@@ -169,8 +165,10 @@ export function createLocalStorage(options: LocalStorageOptions): LocalObjectSto
       );
       if (verdict === "expired") throw new ForbiddenError("This upload link has expired");
       if (verdict === "invalid") throw new ForbiddenError("This upload link is not valid");
-      const bytes = await readBody(request, MAX_UPLOAD_BYTES);
-      if (!isImageOfType(bytes, contentType)) throw new ValidationError(INVALID_IMAGE_TEXT);
+      const bytes = await readBody(request, rules.maxBytes);
+      if (!rules.isImageOfType(bytes, contentType)) {
+        throw new ValidationError(rules.invalidImageText);
+      }
       // Objects are served as immutable for a year, so a key is written once.
       if (!await writeOnce(path, bytes, 0o644)) {
         throw new ConflictError("This upload link has already been used");

@@ -5,37 +5,41 @@ import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import { createLocalStorage, type LocalObjectStorage } from "./local.ts";
 import { createS3Storage } from "./s3.ts";
+import type { ObjectStorage, UploadRules } from "./types.ts";
 
-/** A store that hands out upload URLs. */
-export interface ObjectStorage {
-  /** A URL that accepts one PUT of a `contentType` body at `key` for `expiresSeconds`. */
-  presignPut(key: string, contentType: string, expiresSeconds: number): Promise<string>;
-  /**
-   * Where `key` is read from when that is not the upload URL without its query (a CDN in front
-   * of a bucket); undefined when it is.
-   */
-  publicUrl(key: string): string | undefined;
-}
-
-function localStorageFor(config: Config, requestOrigin: string): LocalObjectStorage {
+function localStorageFor(
+  config: Config,
+  requestOrigin: string,
+  rules: UploadRules,
+): LocalObjectStorage {
   return createLocalStorage({
     root: join(config.dataDir, "uploads"),
     baseUrl: config.publicUrl ?? requestOrigin,
     appSecret: config.appSecret,
+    rules,
   });
 }
 
 /**
  * The configured store. `requestOrigin` is the origin the request came in on: local upload URLs
- * point there unless PUBLIC_URL says where the app is reached.
+ * point there unless PUBLIC_URL says where the app is reached; `rules` are what the local store
+ * checks the bytes it receives against.
  */
-export function getObjectStorage(config: Config, requestOrigin: string): ObjectStorage {
+export function getObjectStorage(
+  config: Config,
+  requestOrigin: string,
+  rules: UploadRules,
+): ObjectStorage {
   return config.storage.kind === "s3"
     ? createS3Storage(config.storage)
-    : localStorageFor(config, requestOrigin);
+    : localStorageFor(config, requestOrigin, rules);
 }
 
 /** The store behind the app's /uploads/ route, or null when uploads go to a bucket. */
-export function getLocalStorage(config: Config, requestOrigin: string): LocalObjectStorage | null {
-  return config.storage.kind === "local" ? localStorageFor(config, requestOrigin) : null;
+export function getLocalStorage(
+  config: Config,
+  requestOrigin: string,
+  rules: UploadRules,
+): LocalObjectStorage | null {
+  return config.storage.kind === "local" ? localStorageFor(config, requestOrigin, rules) : null;
 }

@@ -4,7 +4,7 @@
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { S3StorageConfig } from "../../config.ts";
-import type { ObjectStorage } from "./object-storage.ts";
+import type { ObjectStorage } from "./types.ts";
 
 const clients = new WeakMap<S3StorageConfig, S3Client>();
 

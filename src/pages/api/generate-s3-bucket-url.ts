@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { z } from "zod";
 import { readJson, requireAdmin } from "../../server/http.ts";
-import { createImageUpload } from "../../domain/uploads.ts";
+import { createImageUpload, UPLOAD_RULES } from "../../domain/uploads.ts";
 import { getObjectStorage } from "../../integrations/storage/object-storage.ts";
 
 // The accepted image types are a domain rule (it answers with the spec's exact text); zod only
@@ -14,6 +14,6 @@ const UploadUrlInput = z.object({
 export const POST: APIRoute = async ({ locals, request, url }) => {
   requireAdmin(locals);
   const input = await readJson(request, UploadUrlInput);
-  const storage = getObjectStorage(locals.app.config, url.origin);
+  const storage = getObjectStorage(locals.app.config, url.origin, UPLOAD_RULES);
   return Response.json(await createImageUpload(storage, input));
 };

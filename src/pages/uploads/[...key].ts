@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { errorResponse } from "../../server/http.ts";
 import { NotFoundError } from "../../domain/errors.ts";
-import { contentTypeOfKey } from "../../domain/uploads.ts";
+import { contentTypeOfKey, UPLOAD_RULES } from "../../domain/uploads.ts";
 import { getLocalStorage } from "../../integrations/storage/object-storage.ts";
 
 // The local store's objects: upload URLs from /api/generate-s3-bucket-url are PUT here and the
@@ -9,7 +9,7 @@ import { getLocalStorage } from "../../integrations/storage/object-storage.ts";
 // handlers answer their own.
 
 function localStorageOf(locals: App.Locals, url: URL) {
-  const storage = getLocalStorage(locals.app.config, url.origin);
+  const storage = getLocalStorage(locals.app.config, url.origin, UPLOAD_RULES);
   if (!storage) throw new NotFoundError("Not found");
   return storage;
 }

@@ -4,14 +4,15 @@ import {
   createYahooFinanceClient,
   type YahooFinanceClient,
   type YahooFinanceClientOptions,
-} from "../../src/integrations/yahoo/client.ts";
+} from "../../src/integrations/fx/client.ts";
 import {
   createYahooFinanceSimulator,
   YAHOO_CHART_ENDPOINT,
   YAHOO_SIMULATOR_RATE,
   type YahooFinanceSimulator,
-} from "../../src/integrations/yahoo/simulator.ts";
-import { startSimulatorServer, type SupplierResult } from "../../src/integrations/http.ts";
+} from "../../src/integrations/fx/simulator.ts";
+import { type SupplierResult } from "../../src/integrations/fetch-json.ts";
+import { startSimulatorServer } from "../../src/integrations/simulator-kit.ts";
 
 const BASE_PATH = "/__sim/yahoo";
 

@@ -1,103 +1,5 @@
-// HTTP plumbing shared by the supplier clients and their simulators: the typed result every
-// client call returns, one timed JSON POST, and the fault machinery both simulators use.
-
-import { z } from "zod";
-
-/** Why a supplier call did not produce a usable answer. */
-export type SupplierErrorKind = "timeout" | "network" | "http" | "supplier" | "malformed";
-
-/** A failed supplier call. `code` is the supplier's own error code, or the HTTP status for `http`. */
-export interface SupplierError {
-  ok: false;
-  kind: SupplierErrorKind;
-  message: string;
-  code?: string;
-}
-
-/** The outcome of every supplier call: clients never throw, so callers must look at `ok`. */
-export type SupplierResult<T> = { ok: true; value: T } | SupplierError;
-
-/** Our three supplier order states, whatever words the supplier uses. */
-export type SupplierOrderStatus = "successful" | "pending" | "failed";
-
-/** A JSON body as it came back, before any supplier-specific reading. */
-export interface RawJsonResponse {
-  status: number;
-  json: unknown;
-}
-
-/** Builds a failed result. */
-export function failWith(kind: SupplierErrorKind, message: string, code?: string): SupplierError {
-  return code === undefined ? { ok: false, kind, message } : { ok: false, kind, message, code };
-}
-
-/**
- * Sends one request and parses the JSON answer, classifying every failure: timeout, network,
- * an HTTP error without JSON, or garbage. A JSON error body comes back as a value, for the
- * caller to read the supplier's own error shape.
- */
-export async function fetchJson(
-  url: string,
-  init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
-  timeoutMs: number,
-): Promise<SupplierResult<RawJsonResponse>> {
-  // One signal covers connect, headers and body: a supplier that stalls mid-body is a timeout too.
-  const signal = AbortSignal.timeout(timeoutMs);
-  let status: number;
-  let text: string;
-  try {
-    const response = await fetch(url, { ...init, signal });
-    status = response.status;
-    text = await response.text();
-  } catch (error) {
-    const host = new URL(url).host;
-    if (signal.aborted) return failWith("timeout", `no answer from ${host} within ${timeoutMs} ms`);
-    return failWith("network", `cannot reach ${host}: ${describeError(error)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    const snippet = text.slice(0, 80).replace(/\s+/g, " ");
-    if (status < 200 || status > 299) {
-      return failWith("http", `HTTP ${status}: ${snippet}`, String(status));
-    }
-    return failWith("malformed", `answer is not JSON: ${snippet}`);
-  }
-  return { ok: true, value: { status, json } };
-}
-
-/** POSTs an already serialised JSON body and parses the answer (see fetchJson). */
-export function postJson(
-  url: string,
-  body: string,
-  headers: Record<string, string>,
-  timeoutMs: number,
-): Promise<SupplierResult<RawJsonResponse>> {
-  return fetchJson(url, { method: "POST", body, headers }, timeoutMs);
-}
-
-/**
- * A price or balance as suppliers send it (JSON number or numeric string), kept as exact decimal
- * text so no float ever touches money; src/domain/money.ts parses it.
- */
-export const decimalText = z.union([z.number(), z.string()])
-  .transform((value) => String(value).trim())
-  .refine((text) => /^\d+(\.\d+)?$/.test(text), { error: "expected a non-negative decimal" });
-
-/** Summarises a zod failure in one line for a `malformed` result. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
-    .join("; ");
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// ---- Simulators: a local server, knobs, fault injection and canned bad answers ----
+// The simulator kit: a local server, the fault and timing knobs, fault injection with its gate,
+// and canned bad answers, shared by every outside service's simulator.
 
 /** A running local simulator server. */
 export interface SimulatorServer {
@@ -315,4 +217,51 @@ export function asObject(value: unknown): Record<string, unknown> {
 /** A supplier-style timestamp, "2025-01-05 15:04:05" in UTC. */
 export function formatSupplierDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+}
+
+/** The knobs and fault levers every simulator exposes, whatever it simulates. */
+export interface SimulatorFaultLevers extends Omit<FaultInjector, "drawFault"> {
+  /** Live knobs: changing a field changes the next call. */
+  knobs: SimulatorKnobs;
+}
+
+/** A simulator's knobs, its fault levers and the gate every request passes before it is answered. */
+export interface FaultGate {
+  levers: SimulatorFaultLevers;
+  /**
+   * Waits the latency knob, then draws a fault for `endpoint`: a held answer ending in a gateway
+   * timeout, garbage, or the service's own error (`errorResponse`). Null means answer normally.
+   */
+  pass(
+    request: Request,
+    endpoint: string,
+    errorResponse: () => Response,
+  ): Promise<Response | null>;
+}
+
+/** Creates the fault gate of one simulator from its knob options and seed. */
+export function createFaultGate(
+  options: { knobs?: Partial<SimulatorKnobs>; seed?: number },
+): FaultGate {
+  const knobs: SimulatorKnobs = { ...DEFAULT_KNOBS, ...options.knobs };
+  const faults = createFaultInjector(knobs, options.seed ?? 1);
+  return {
+    levers: {
+      knobs,
+      forceNext: faults.forceNext,
+      failEndpoint: faults.failEndpoint,
+      clearFaults: faults.clearFaults,
+    },
+    async pass(request, endpoint, errorResponse) {
+      await waitFor(knobs.latencyMs, request.signal);
+      const fault = faults.drawFault(endpoint);
+      if (fault === "timeout") {
+        await waitFor(knobs.holdMs, request.signal);
+        return gatewayTimeoutResponse();
+      }
+      if (fault === "malformed") return garbageResponse();
+      if (fault === "error") return errorResponse();
+      return null;
+    },
+  };
 }

@@ -3,15 +3,11 @@
 // shared fault knobs (error, timeout, malformed).
 
 import {
-  createFaultInjector,
-  DEFAULT_KNOBS,
-  type FaultInjector,
-  garbageResponse,
-  gatewayTimeoutResponse,
+  createFaultGate,
   routeAfterBase,
+  type SimulatorFaultLevers,
   type SimulatorKnobs,
-  waitFor,
-} from "../http.ts";
+} from "../simulator-kit.ts";
 
 /** How to build a Yahoo Finance simulator; every field has a default. */
 export interface YahooFinanceSimulatorOptions {
@@ -27,10 +23,8 @@ export interface YahooFinanceSimulatorOptions {
 }
 
 /** An in-memory Yahoo Finance: its handler, live knobs, fault levers and rate levers. */
-export interface YahooFinanceSimulator extends Omit<FaultInjector, "drawFault"> {
+export interface YahooFinanceSimulator extends SimulatorFaultLevers {
   handler: (request: Request) => Promise<Response>;
-  /** Live knobs: changing a field changes the next call. */
-  knobs: SimulatorKnobs;
   /** Sets the SGD per 1 USD the next answers carry, e.g. "1.3512". */
   setRate(rate: string): void;
   /** Drops meta.regularMarketPrice from answers, as Yahoo sometimes does; clients read close[]. */
@@ -58,8 +52,7 @@ export function createYahooFinanceSimulator(
 ): YahooFinanceSimulator {
   const basePath = options.basePath ?? "";
   const now = options.now ?? Date.now;
-  const knobs: SimulatorKnobs = { ...DEFAULT_KNOBS, ...options.knobs };
-  const faults = createFaultInjector(knobs, options.seed ?? 1);
+  const gate = createFaultGate(options);
   let rate = options.rate ?? YAHOO_SIMULATOR_RATE;
   let withMarketPrice = true;
 
@@ -108,25 +101,17 @@ export function createYahooFinanceSimulator(
     if (decodeURIComponent(path.slice(CHART_PREFIX.length)) !== SYMBOL) {
       return chartError(404, "Not Found", "No data found, symbol may be delisted");
     }
-    await waitFor(knobs.latencyMs, request.signal);
-    const fault = faults.drawFault(YAHOO_CHART_ENDPOINT);
-    if (fault === "timeout") {
-      await waitFor(knobs.holdMs, request.signal);
-      return gatewayTimeoutResponse();
-    }
-    if (fault === "malformed") return garbageResponse();
-    if (fault === "error") {
-      return chartError(500, "Internal Server Error", "Simulated Yahoo Finance failure");
-    }
-    return chart();
+    const fault = await gate.pass(
+      request,
+      YAHOO_CHART_ENDPOINT,
+      () => chartError(500, "Internal Server Error", "Simulated Yahoo Finance failure"),
+    );
+    return fault ?? chart();
   }
 
   return {
     handler,
-    knobs,
-    forceNext: faults.forceNext,
-    failEndpoint: faults.failEndpoint,
-    clearFaults: faults.clearFaults,
+    ...gate.levers,
     setRate(next) {
       if (!/^\d+(\.\d+)?$/.test(next) || Number(next) <= 0) {
         throw new RangeError(`rate must be a positive decimal such as 1.3456, got "${next}"`);

@@ -4,7 +4,13 @@
 
 import { z } from "zod";
 import type { Config } from "../../config.ts";
-import { decimalText, describeIssues, failWith, fetchJson, type SupplierResult } from "../http.ts";
+import {
+  decimalText,
+  describeIssues,
+  failWith,
+  fetchJson,
+  type SupplierResult,
+} from "../fetch-json.ts";
 import { internalBaseUrl } from "../suppliers.ts";
 
 /** How to reach Yahoo Finance. */
