@@ -1,7 +1,10 @@
 // `npm test`: builds the app if needed, then runs every suite: unit and integration tests once,
 // database and API tests on PGlite and (when TEST_DATABASE_URL is set) on PostgreSQL, and the
-// browser tests when Chromium is installed. Prints one closing line: "N passed, N failed".
-import { existsSync } from "node:fs";
+// browser tests when Chromium is installed. Under CI (the CI variable set) a missing PostgreSQL or
+// Chromium fails the run instead of skipping its suites. Closes with one line that CI reads:
+// "N passed, N failed, N skipped" (skipped = ignored tests plus the tests of suites not run).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { buildApp, buildIsStale } from "../cli/build.ts";
 
 interface Suite {
@@ -10,6 +13,9 @@ interface Suite {
   env?: Record<string, string>;
 }
 
+const onCi = Boolean(Deno.env.get("CI"));
+const missing: { what: string; effect: string }[] = [];
+const notRun: Suite[] = [];
 const postgresUrl = Deno.env.get("TEST_DATABASE_URL");
 const chromium = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const backends: { name: string; env: Record<string, string> }[] = [
@@ -21,7 +27,14 @@ if (postgresUrl) {
     env: { TEST_BACKEND: "postgres", TEST_DATABASE_URL: postgresUrl },
   });
 } else {
-  console.log("TEST_DATABASE_URL is not set: database and API tests run on PGlite only.");
+  missing.push({
+    what: "TEST_DATABASE_URL is not set",
+    effect: "database and API tests run on PGlite only",
+  });
+  notRun.push(
+    { name: "database on PostgreSQL", paths: ["tests/db"] },
+    { name: "API on PostgreSQL", paths: ["tests/api"] },
+  );
 }
 
 const suites: Suite[] = [{
@@ -32,17 +45,39 @@ for (const b of backends) {
   suites.push({ name: `database on ${b.name}`, paths: ["tests/db"], env: b.env });
   suites.push({ name: `API on ${b.name}`, paths: ["tests/api"], env: b.env });
 }
-if (existsSync(chromium)) {
-  suites.push({
-    name: "browser (Chromium)",
-    paths: ["tests/e2e"],
-    env: { CHROMIUM_PATH: chromium },
-  });
-} else {
-  console.log(`Chromium not found at ${chromium}: browser tests skipped.`);
+const browser: Suite = {
+  name: "browser (Chromium)",
+  paths: ["tests/e2e"],
+  env: { CHROMIUM_PATH: chromium },
+};
+if (existsSync(chromium)) suites.push(browser);
+else {
+  missing.push({ what: `Chromium not found at ${chromium}`, effect: "browser tests skipped" });
+  notRun.push(browser);
 }
 
+if (onCi && missing.length) {
+  for (const { what } of missing) console.error(`${what}: CI runs every suite, so this fails.`);
+  Deno.exit(1);
+}
+for (const { what, effect } of missing) console.log(`${what}: ${effect}.`);
+
 const filter = Deno.args[0];
+const selected = (suite: Suite) =>
+  !filter || suite.name.toLowerCase().includes(filter.toLowerCase());
+
+/** The tests a suite declares, counted in its files, for a suite that is not run. */
+function declaredTests(suite: Suite): number {
+  let count = 0;
+  for (const dir of suite.paths.filter((p) => existsSync(p))) {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (!entry.isFile || !entry.name.endsWith("_test.ts")) continue;
+      count += readFileSync(join(dir, entry.name), "utf8").split("Deno.test(").length - 1;
+    }
+  }
+  return count;
+}
+
 if (buildIsStale()) {
   console.log("Building the app for the API and browser tests…");
   await buildApp();
@@ -50,9 +85,10 @@ if (buildIsStale()) {
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 const summary: string[] = [];
 for (const suite of suites) {
-  if (filter && !suite.name.toLowerCase().includes(filter.toLowerCase())) continue;
+  if (!selected(suite)) continue;
   const paths = suite.paths.filter((p) => existsSync(p));
   if (!paths.length) continue;
   console.log(`\n=== ${suite.name} ===`);
@@ -70,17 +106,25 @@ for (const suite of suites) {
     await Deno.stdout.write(chunk);
   }
   const { code } = await child.status;
-  const m = out.match(/(\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/g)?.at(-1)
-    ?.match(/(\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/);
+  const result =
+    /(\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/g;
+  const m = [...out.matchAll(result)].at(-1);
   const p = m ? Number(m[1]) : 0;
   const f = m ? Number(m[2]) : 0;
+  const ignored = m?.[3] ? Number(m[3]) : 0;
   const broken = code !== 0 && f === 0 ? 1 : 0;
   passed += p;
   failed += f + broken;
-  summary.push(`${suite.name}: ${p} passed, ${f + broken} failed`);
+  skipped += ignored;
+  summary.push(`${suite.name}: ${p} passed, ${f + broken} failed, ${ignored} skipped`);
+}
+for (const suite of notRun.filter(selected)) {
+  const count = declaredTests(suite);
+  skipped += count;
+  summary.push(`${suite.name}: not run, ${count} skipped`);
 }
 
 console.log("\n=== summary ===");
 for (const line of summary) console.log(line);
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 Deno.exit(failed === 0 && passed > 0 ? 0 : 1);
