@@ -54,10 +54,13 @@ export interface OrderContext {
   suppliers: Suppliers;
 }
 
-/** Order ids are the supplier reference too: time-ordered, unguessable, short enough to read. */
-export function newOrderId(): string {
+/**
+ * Order ids are the supplier reference too: time-ordered, unguessable, short enough to read.
+ * The prefix tells reseller ("R") and consumer ("C") orders apart at a glance.
+ */
+export function newOrderId(prefix: "R" | "C" = "R"): string {
   const random = BigInt("0x" + randomBytes(5).toString("hex")).toString(36).toUpperCase();
-  return `R${Date.now().toString(36).toUpperCase()}${random.padStart(8, "0")}`;
+  return `${prefix}${Date.now().toString(36).toUpperCase()}${random.padStart(8, "0")}`;
 }
 
 async function findGame(db: Db, input: PlaceOrderInput): Promise<GameRow> {
@@ -72,11 +75,14 @@ async function findGame(db: Db, input: PlaceOrderInput): Promise<GameRow> {
   return game;
 }
 
-/** Spec §4: the server verifies Mobile Legends accounts itself and picks the package. */
-async function decideMlbbPackage(
+/**
+ * Spec §4: the server verifies a Mobile Legends account itself and picks the package, for
+ * reseller and consumer orders alike; a package the browser named that differs is refused.
+ */
+export async function decideMlbbPackage(
   ctx: OrderContext,
   game: GameRow,
-  input: PlaceOrderInput,
+  input: Pick<PlaceOrderInput, "userid" | "serverid" | "package">,
 ): Promise<GamePackageDto> {
   const packages = game.packages as GamePackageDto[];
   const stock = (name: string) => packages.find((p) => p.name === name)?.isOutOfStock ?? true;
