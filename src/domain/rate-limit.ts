@@ -26,15 +26,27 @@ export const CONSUMER_VERIFY_PER_IP: RateLimit = {
   windowSeconds: 600,
 };
 
+/** How often a status poll may ask HitPay about one order's payment (per order, all instances). */
+export const PAYMENT_CHECK_PER_ORDER: RateLimit = {
+  prefix: "pay-check",
+  maxRequests: 1,
+  windowSeconds: 10,
+};
+
 export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a few minutes and try again.";
 
 /**
- * Counts this request against `key` and refuses with 429 once the window's limit is passed. The
- * count and the check are one statement, so parallel requests cannot slip past the limit.
+ * Counts this request against `key`; true while the window's limit is not passed. The count and
+ * the check are one statement, so parallel requests cannot slip past the limit.
  */
-export async function assertWithinRateLimit(db: Db, limit: RateLimit, key: string): Promise<void> {
+export async function takeRateLimit(db: Db, limit: RateLimit, key: string): Promise<boolean> {
   const count = await recordFailure(db, `${limit.prefix}:${key}`, limit.windowSeconds);
-  if (count > limit.maxRequests) {
+  return count <= limit.maxRequests;
+}
+
+/** Counts this request against `key` and refuses with 429 once the window's limit is passed. */
+export async function assertWithinRateLimit(db: Db, limit: RateLimit, key: string): Promise<void> {
+  if (!await takeRateLimit(db, limit, key)) {
     throw new ThrottledError(RATE_LIMITED_MESSAGE, limit.windowSeconds);
   }
 }

@@ -24,6 +24,8 @@ import {
 import { presentResellerOrder } from "./present.ts";
 
 export const SUPPLIER_CREATE_JOB = "order.supplier_create";
+/** Asks the supplier about an accepted consumer order until it is delivered or failed. */
+export const SUPPLIER_STATUS_JOB = "order.supplier_status";
 
 /** What a reseller asks for; `clientAmount` is only compared, never charged. */
 export interface PlaceOrderInput {
@@ -108,6 +110,16 @@ export async function decideMlbbPackage(
   return packages.find((p) => p.name === (choice.package as MlbbPackage))!;
 }
 
+/** Refuses a price the browser showed that is not the server's (never charges the client's). */
+export function assertClientPrice(clientAmount: number, priceCents: number): void {
+  if (dollarsToCents(clientAmount) !== priceCents) {
+    throw new ConflictError(
+      `The price of this item is now ${formatDollars(priceCents)}. Please check and order again.`,
+      { price: centsToDollars(priceCents) },
+    );
+  }
+}
+
 function findItem(items: GameItemDto[], denom: string): GameItemDto {
   const item = items.find((i) => i.nameSupplier === denom && !i.isHiddenReseller);
   if (!item) throw new NotFoundError("Item not found");
@@ -160,12 +172,7 @@ export async function placeResellerOrder(
     markupPercent: resellerMarkupFor(reseller, markupKey, pkg ? undefined : game),
     disableDiscounts: reseller.disable_discounts,
   });
-  if (input.clientAmount !== undefined && dollarsToCents(input.clientAmount) !== priceCents) {
-    throw new ConflictError(
-      `The price of this item is now ${formatDollars(priceCents)}. Please check and order again.`,
-      { price: centsToDollars(priceCents) },
-    );
-  }
+  if (input.clientAmount !== undefined) assertClientPrice(input.clientAmount, priceCents);
   const itemName = formatResellerItemName(item.nameReseller, game.game_currency);
   const scope = `reseller:${reseller.id}`;
   const fingerprint = fingerprintOf(input);
