@@ -113,6 +113,11 @@ export function clearSessionCookie(cookies: AstroCookies): void {
   cookies.delete(SESSION_COOKIE, { path: "/" });
 }
 
+/** This site's absolute base URL: PUBLIC_URL, else the origin the request came to. */
+export function siteUrlOf(locals: App.Locals, url: URL): string {
+  return locals.app.config.publicUrl ?? url.origin;
+}
+
 /** The client address: the socket's, or the first X-Forwarded-For hop when behind a trusted proxy. */
 export function clientIp(
   request: Request,
