@@ -30,7 +30,16 @@ export async function readJson<S extends z.ZodType>(
   } catch {
     throw new ValidationError("Request body must be valid JSON");
   }
-  const parsed = schema.safeParse(body);
+  return parseWith(schema, body);
+}
+
+/** Parses a URL's query parameters with `schema` (each a string); a bad one is a 400. */
+export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.output<S> {
+  return parseWith(schema, Object.fromEntries(url.searchParams));
+}
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({
       path: i.path.join("."),
