@@ -158,6 +158,19 @@ Deno.test({
         );
       });
 
+      await t.step("one paid and one delivered receipt, however many webhooks", async () => {
+        const receipts = async () =>
+          ((await admin.get("/api/sent-emails")).json.emails as { subject: string; to: string }[])
+            .filter((e) => e.subject.includes(orders.main));
+        for (let i = 0; i < 100 && (await receipts()).length < 2; i++) {
+          await new Promise((ok) => setTimeout(ok, 100));
+        }
+        assert.deepEqual((await receipts()).map((e) => [e.to, e.subject]).sort(), [
+          ["ana@example.com", `Order ${orders.main} delivered`],
+          ["ana@example.com", `Payment received for order ${orders.main}`],
+        ]);
+      });
+
       await t.step("the status call reveals only the status; unknown orders are 404", async () => {
         const r = await consumerAt(server.url, "198.51.100.9").get(
           `/api/order/${orders.main}/status`,

@@ -6,6 +6,7 @@ import type { Db } from "../../db/client.ts";
 import { findOrderById, transitionOrder } from "../../db/repositories/orders.ts";
 import { enqueueJob } from "../../db/repositories/jobs.ts";
 import { SUPPLIER_STATUS_JOB } from "../orders/place.ts";
+import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "./consumer-states.ts";
 
 /**
@@ -19,13 +20,23 @@ export async function failConsumerOrder(db: Db, orderId: string, reason: string)
   });
 }
 
-/** The supplier delivered: the order becomes successful once. */
+/**
+ * The supplier delivered: the order becomes successful once, and the "delivered" receipt is
+ * queued in the same transaction. `siteUrl` is the base of the receipt's link: the jobs a payment
+ * queues carry it; without it the link is site-relative.
+ */
 export async function deliverConsumerOrder(
   db: Db,
   orderId: string,
-  _siteUrl?: string,
+  siteUrl = "",
 ): Promise<void> {
-  await transitionOrder(db, orderId, [PAYMENT_RECEIVED], { status: DELIVERED, last_error: null });
+  await db.transaction().execute(async (trx) => {
+    const order = await transitionOrder(trx, orderId, [PAYMENT_RECEIVED], {
+      status: DELIVERED,
+      last_error: null,
+    });
+    if (order) await enqueueConsumerReceipt(trx, "delivered", order, siteUrl);
+  });
 }
 
 /** Seconds before the first delivery check: EliteDias and MooGold usually deliver within this. */

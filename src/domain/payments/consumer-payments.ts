@@ -22,6 +22,7 @@ import { verifyHitPayWebhook } from "../../integrations/hitpay/webhook.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
 import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../rate-limit.ts";
+import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import {
   AWAITING_PAYMENT,
   CANCELLED,
@@ -35,7 +36,8 @@ export const MANUAL = "manual";
 
 /**
  * The one way a consumer order becomes paid: awaiting payment → payment received in one
- * conditional update, and in the same transaction the job that sends it to the supplier.
+ * conditional update, and in the same transaction the job that sends it to the supplier and the
+ * "paid" receipt.
  * Returns the order, or undefined when it was not awaiting payment (already paid, cancelled).
  */
 export async function markConsumerOrderPaid(
@@ -49,6 +51,7 @@ export async function markConsumerOrderPaid(
   });
   if (!order) return undefined;
   await enqueueJob(trx, SUPPLIER_CREATE_JOB, { orderId, siteUrl });
+  await enqueueConsumerReceipt(trx, "paid", order, siteUrl);
   return order;
 }
 
