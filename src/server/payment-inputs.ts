@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MLBB_PACKAGES } from "../domain/package-choice.ts";
+import { MLBB_PACKAGES } from "../domain/verification.ts";
 
 const text = (max: number) => z.string().trim().max(max);
 const id = (label: string) =>

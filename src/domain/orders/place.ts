@@ -3,17 +3,15 @@ import type { Db } from "../../db/client.ts";
 import type { GameRow, OrderRow } from "../../db/schema.ts";
 import { findGameRowByMoogoldId, findGameRowBySupplierName } from "../../db/repositories/games.ts";
 import { findResellerById } from "../../db/repositories/resellers.ts";
-import { isRestrictedMlbbUser } from "../../db/repositories/orders.ts";
 import { claimKeyAndDebit, insertPlacedOrder } from "../../db/repositories/order-placement.ts";
 import { findIdempotencyKey } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
-import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
+import type { GameItemDto } from "../../shared/game-types.ts";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
 import { computeResellerPrice, formatResellerItemName } from "../pricing.ts";
 import { centsToDollars, dollarsToCents, formatDollars } from "../money.ts";
 import { resellerMarkupFor } from "../reseller-catalogue.ts";
-import { choosePackageFor, verifyMlbbAccount } from "../mlbb-verification.ts";
-import { formatOutOfStockTitle, type MlbbPackage } from "../package-choice.ts";
+import { decideMlbbPackage, formatOutOfStockTitle, packageToOrder } from "../verification.ts";
 import { MLBB_SUPPLIER_NAME } from "../games.ts";
 import {
   ConflictError,
@@ -77,37 +75,16 @@ async function findGame(db: Db, input: PlaceOrderInput): Promise<GameRow> {
   return game;
 }
 
-/**
- * Spec §4: the server verifies a Mobile Legends account itself and picks the package, for
- * reseller and consumer orders alike; a package the browser named that differs is refused.
- */
-export async function decideMlbbPackage(
-  ctx: OrderContext,
-  game: GameRow,
-  input: Pick<PlaceOrderInput, "userid" | "serverid" | "package">,
-): Promise<GamePackageDto> {
-  const packages = game.packages as GamePackageDto[];
-  const stock = (name: string) => packages.find((p) => p.name === name)?.isOutOfStock ?? true;
-  const [verification, isRestricted] = await Promise.all([
-    verifyMlbbAccount(ctx.suppliers, input.userid, input.serverid),
-    isRestrictedMlbbUser(ctx.db, input.userid, input.serverid),
-  ]);
-  const choice = choosePackageFor(verification, {
-    isRestricted,
-    outOfStock: {
-      mlbb: stock("mlbb"),
-      mlbb_special: stock("mlbb_special"),
-      mlbb_global: stock("mlbb_global"),
-    },
-  });
-  if (choice.kind === "invalid") throw new ValidationError("Invalid user");
-  if (choice.kind === "out_of_stock") {
-    throw new ConflictError(formatOutOfStockTitle(choice.package ?? game.name));
-  }
-  if (input.package && input.package !== choice.package) {
-    throw new ConflictError("This account now gets a different package. Please verify it again.");
-  }
-  return packages.find((p) => p.name === (choice.package as MlbbPackage))!;
+/** Spec §4: the server verifies Mobile Legends accounts itself and picks the package. */
+async function decideMlbbOrderPackage(ctx: OrderContext, game: GameRow, input: PlaceOrderInput) {
+  const { choice } = await decideMlbbPackage(
+    ctx.db,
+    ctx.suppliers,
+    game,
+    input.userid,
+    input.serverid,
+  );
+  return packageToOrder(game, choice, input.package);
 }
 
 /** Refuses a price the browser showed that is not the server's (never charges the client's). */
@@ -160,12 +137,15 @@ export async function placeResellerOrder(
   const reseller = await findResellerById(ctx.db, input.resellerId);
   if (!reseller) throw new NotFoundError("Reseller not found");
   const game = await findGame(ctx.db, input);
-  if (game.is_out_of_stock) throw new ConflictError(formatOutOfStockTitle(game.name));
+  // Mobile Legends' stock, the game's own flag included, is part of its package decision, so the
+  // order is refused exactly when Verify showed the out-of-stock banner.
+  if (input.kind !== "mlbb" && game.is_out_of_stock) {
+    throw new ConflictError(formatOutOfStockTitle(game.name));
+  }
   if (game.requires_server_id && !input.serverid.trim()) {
     throw new ValidationError("serverid: Server ID is required for this game");
   }
-  const pkg = input.kind === "mlbb" ? await decideMlbbPackage(ctx, game, input) : undefined;
-  if (pkg?.isOutOfStock) throw new ConflictError(formatOutOfStockTitle(pkg.name));
+  const pkg = input.kind === "mlbb" ? await decideMlbbOrderPackage(ctx, game, input) : undefined;
   const item = findItem(pkg ? pkg.gameItems : (game.game_items as GameItemDto[]), input.denom);
   const markupKey = pkg ? pkg.name : game.supplier_name;
   const priceCents = computeResellerPrice(item, {

@@ -12,12 +12,11 @@ import { insertOrder, setPaymentReference, transitionOrder } from "../../db/repo
 import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto } from "../../shared/game-types.ts";
-import { ConflictError, NotFoundError, UpstreamError } from "../errors.ts";
+import { NotFoundError, UpstreamError } from "../errors.ts";
 import { MLBB_SUPPLIER_NAME } from "../games.ts";
-import { type MlbbPackage } from "../package-choice.ts";
-import { formatOutOfStockTitle } from "../package-choice.ts";
+import { decideMlbbPackage, type MlbbPackage, packageToOrder } from "../verification.ts";
 import { computeConsumerPrice, consumerMarkupFor, formatResellerItemName } from "../pricing.ts";
-import { assertClientPrice, decideMlbbPackage, newOrderId } from "../orders/place.ts";
+import { assertClientPrice, newOrderId } from "../orders/place.ts";
 import { AWAITING_PAYMENT, CANCELLED, CONSUMER_CURRENCY } from "./consumer-states.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";
 
@@ -76,8 +75,15 @@ async function placeConsumerOrder(
 ): Promise<OrderRow> {
   const game = await findGameRowBySupplierName(ctx.db, "elephant", MLBB_SUPPLIER_NAME);
   if (!game || game.is_hidden) throw new NotFoundError("Game not found");
-  if (game.is_out_of_stock) throw new ConflictError(formatOutOfStockTitle(game.name));
-  const pkg = await decideMlbbPackage(ctx, game, input);
+  // The game's own stock flag is part of the decision, as on the verify call the page made.
+  const { choice } = await decideMlbbPackage(
+    ctx.db,
+    ctx.suppliers,
+    game,
+    input.userid,
+    input.serverid,
+  );
+  const pkg = packageToOrder(game, choice, input.package);
   const item = findConsumerItem(pkg.gameItems, input.denom);
   const priceCents = computeConsumerPrice(item, {
     markupPercent: consumerMarkupFor(game, pkg),

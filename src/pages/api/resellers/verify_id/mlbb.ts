@@ -1,12 +1,12 @@
 import type { APIRoute } from "astro";
 import { readJson, requireReseller } from "../../../../server/http.ts";
 import { MlbbVerifyInput } from "../../../../server/order-inputs.ts";
-import { verifyResellerMlbb } from "../../../../domain/orders/verify.ts";
+import { verifyMlbbForOrder } from "../../../../domain/verification.ts";
 
 export const POST: APIRoute = async ({ locals, request }) => {
   requireReseller(locals);
   const { userid, serverid } = await readJson(request, MlbbVerifyInput);
   return Response.json(
-    await verifyResellerMlbb(locals.app.db, locals.app.suppliers(), userid, serverid),
+    await verifyMlbbForOrder(locals.app.db, locals.app.suppliers(), userid, serverid),
   );
 };

@@ -1,0 +1,277 @@
+// Account verification and the Mobile Legends package decision (spec §4 "Verification outcome and
+// package choice"). Every buyer's path (reseller verify, reseller place order, consumer payment)
+// calls `decideMlbbPackage`, so the same account and the same catalogue always get the same answer.
+import type { Db } from "../db/client.ts";
+import type { GameRow } from "../db/schema.ts";
+import { findGameRowBySupplierName } from "../db/repositories/games.ts";
+import { isRestrictedMlbbUser } from "../db/repositories/orders.ts";
+import type { Suppliers } from "../integrations/suppliers.ts";
+import type { GamePackageDto } from "../shared/game-types.ts";
+import { ConflictError, UpstreamError, ValidationError } from "./errors.ts";
+import { MLBB_SUPPLIER_NAME } from "./games.ts";
+
+/** The Mobile Legends packages; mlbb is the standard one. */
+export const MLBB_PACKAGES = ["mlbb", "mlbb_special", "mlbb_global"] as const;
+
+/** One Mobile Legends package name. */
+export type MlbbPackage = typeof MLBB_PACKAGES[number];
+
+/** The verification error text that means a stock problem rather than a bad account (spec §4). */
+export const GAME_UNDER_MAINTENANCE_ERROR = "Game is under maintenance";
+
+/** Banner title for an account that failed verification (spec §2, §8). */
+export const INVALID_USER_TITLE = "Invalid user";
+
+/** Banner detail for an account that failed verification (spec §2, §8). */
+export const INVALID_USER_DETAIL = "Please check and try again.";
+
+/** Banner detail for a stock problem (spec §2, §8). */
+export const OUT_OF_STOCK_DETAIL = "Please try again later.";
+
+/** What the verification call and the catalogue say about one account. */
+export interface PackageChoiceInput {
+  /** The verify response's mlbb_global was 'valid'. */
+  globalValid: boolean;
+  /** The verify response's mlbb_special was 'valid'. */
+  specialValid: boolean;
+  /**
+   * The error text of the verification call as a whole, if it failed; blank means no error.
+   * Not the per-package error1/error2: a package that does not know the account is just not valid.
+   */
+  errorText?: string;
+  /** The account's region from the verify response. */
+  region?: string;
+  /** The account (userID and serverID) is on the restricted list for the mlbb package. */
+  isRestricted: boolean;
+  /** Whether each package is out of stock (see `mlbbStockOf`). */
+  outOfStock: Readonly<Record<MlbbPackage, boolean>>;
+}
+
+/** The outcome: items of one package, the out-of-stock banner, or the 'Invalid user' banner. */
+export type PackageChoice =
+  | { kind: "ok"; package: MlbbPackage }
+  | { kind: "out_of_stock"; package?: MlbbPackage }
+  | { kind: "invalid" };
+
+/**
+ * Chooses the Mobile Legends package for a verified account, or the banner to show instead.
+ *
+ * Any error text wins over the validity flags, as spec §4 rules 4 and 5 apply "on errors" without
+ * condition: maintenance is a stock problem, anything else an invalid user. The out-of-stock result
+ * still names the package the flags would pick, when there is one, for the banner.
+ */
+export function chooseMlbbPackage(input: PackageChoiceInput): PackageChoice {
+  const chosen = pickPackage(input);
+  const errorText = input.errorText?.trim() ?? "";
+  if (errorText.toLowerCase() === GAME_UNDER_MAINTENANCE_ERROR.toLowerCase()) {
+    return chosen === null ? { kind: "out_of_stock" } : { kind: "out_of_stock", package: chosen };
+  }
+  if (errorText !== "" || chosen === null) return { kind: "invalid" };
+  if (input.outOfStock[chosen]) {
+    return { kind: "out_of_stock", package: chosen };
+  }
+  return { kind: "ok", package: chosen };
+}
+
+/** Formats the out-of-stock banner title for a game or package name (spec §2, §8). */
+export function formatOutOfStockTitle(name: string): string {
+  return `Items for ${name} are currently Out of Stock / Under Maintenance.`;
+}
+
+function pickPackage(input: PackageChoiceInput): MlbbPackage | null {
+  const { globalValid, specialValid, outOfStock } = input;
+  if (globalValid && specialValid && !outOfStock.mlbb) {
+    const isPhilippines = input.region?.trim().toLowerCase() === "philippines";
+    return isPhilippines || input.isRestricted ? "mlbb_special" : "mlbb";
+  }
+  if (specialValid) return "mlbb_special";
+  if (globalValid) return "mlbb_global";
+  return null;
+}
+
+/** The spec's verify answer (§7 Consumer/Reseller verify_id/mlbb). */
+export interface MlbbVerification {
+  mlbb_global: "valid" | "invalid" | "error";
+  mlbb_special: "valid" | "invalid" | "error";
+  /** Nickname from the global check. */
+  name1: string;
+  /** Nickname from the special check. */
+  name2: string;
+  error1: string;
+  error2: string;
+  region: string;
+}
+
+/**
+ * Asks EliteDias' checkid about the account for the global and the special package at once. A
+ * package whose check fails carries its error text; when neither check could be made at all the
+ * call fails with the spec's verify failure.
+ */
+export async function verifyMlbbAccount(
+  suppliers: Suppliers,
+  userid: string,
+  serverid: string,
+): Promise<MlbbVerification> {
+  const [global, special] = await Promise.all([
+    suppliers.elitedias.checkId("mlbb_global", userid, serverid),
+    suppliers.elitedias.checkId("mlbb_special", userid, serverid),
+  ]);
+  if (!global.ok && !special.ok) {
+    throw new UpstreamError(`Failed to verify ID: ${global.message}`);
+  }
+  const g = global.ok ? global.value : { valid: "error" as const, error: global.message };
+  const s = special.ok ? special.value : { valid: "error" as const, error: special.message };
+  return {
+    mlbb_global: g.valid,
+    mlbb_special: s.valid,
+    name1: g.name ?? "",
+    name2: s.name ?? "",
+    error1: g.error ?? "",
+    error2: s.error ?? "",
+    region: ("region" in g ? g.region : undefined) ?? ("region" in s ? s.region : undefined) ?? "",
+  };
+}
+
+/**
+ * Spec §4 package choice from a verify answer: the error of the call as a whole is the one shared
+ * by both checks when neither is valid (for example 'Game is under maintenance').
+ */
+export function choosePackageFor(
+  v: MlbbVerification,
+  options: { isRestricted: boolean; outOfStock: Readonly<Record<MlbbPackage, boolean>> },
+): PackageChoice {
+  const globalValid = v.mlbb_global === "valid";
+  const specialValid = v.mlbb_special === "valid";
+  const errorText = !globalValid && !specialValid ? (v.error1 || v.error2) : "";
+  return chooseMlbbPackage({
+    globalValid,
+    specialValid,
+    errorText,
+    region: v.region,
+    isRestricted: options.isRestricted,
+    outOfStock: options.outOfStock,
+  });
+}
+
+/**
+ * The one out-of-stock rule for Mobile Legends: a package is out of stock when the game is, when
+ * the package is marked so, or when the catalogue has no such package (or no game at all).
+ */
+export function mlbbStockOf(game: GameRow | undefined): Record<MlbbPackage, boolean> {
+  const packages = (game?.packages ?? []) as GamePackageDto[];
+  const out = (name: MlbbPackage) =>
+    (game?.is_out_of_stock ?? false) ||
+    (packages.find((p) => p.name === name)?.isOutOfStock ?? true);
+  return { mlbb: out("mlbb"), mlbb_special: out("mlbb_special"), mlbb_global: out("mlbb_global") };
+}
+
+/** An account's verify answer and the package decided for it. */
+export interface MlbbDecision {
+  verification: MlbbVerification;
+  choice: PackageChoice;
+}
+
+/**
+ * Spec §4: verifies a Mobile Legends account with the supplier and decides its package from the
+ * answer, the restricted list and the catalogue's stock. Every buyer's verify and order call this.
+ */
+export async function decideMlbbPackage(
+  db: Db,
+  suppliers: Suppliers,
+  game: GameRow | undefined,
+  userid: string,
+  serverid: string,
+): Promise<MlbbDecision> {
+  const [verification, isRestricted] = await Promise.all([
+    verifyMlbbAccount(suppliers, userid, serverid),
+    isRestrictedMlbbUser(db, userid, serverid),
+  ]);
+  const choice = choosePackageFor(verification, { isRestricted, outOfStock: mlbbStockOf(game) });
+  return { verification, choice };
+}
+
+/**
+ * The spec's verify answer plus the server's package decision, so the browser shows the items the
+ * order will be priced from.
+ */
+export async function verifyMlbbForOrder(
+  db: Db,
+  suppliers: Suppliers,
+  userid: string,
+  serverid: string,
+): Promise<MlbbVerification & { choice: PackageChoice }> {
+  const game = await findGameRowBySupplierName(db, "elephant", MLBB_SUPPLIER_NAME);
+  const { verification, choice } = await decideMlbbPackage(db, suppliers, game, userid, serverid);
+  return { ...verification, choice };
+}
+
+/**
+ * The package an order is placed under, or the error a buyer sees: 'Invalid user', the
+ * out-of-stock banner, or a changed package when the buyer verified before the catalogue moved.
+ */
+export function packageToOrder(
+  game: GameRow,
+  choice: PackageChoice,
+  requested?: string,
+): GamePackageDto {
+  if (choice.kind === "invalid") throw new ValidationError(INVALID_USER_TITLE);
+  if (choice.kind === "out_of_stock") {
+    throw new ConflictError(formatOutOfStockTitle(choice.package ?? game.name));
+  }
+  if (requested && requested !== choice.package) {
+    throw new ConflictError("This account now gets a different package. Please verify it again.");
+  }
+  return (game.packages as GamePackageDto[]).find((p) => p.name === choice.package)!;
+}
+
+/** Spec §7 elephant verify answer: valid 'valid' is OK. */
+export interface ElitediasVerification {
+  valid: "valid" | "invalid" | "error";
+  name: string;
+  error: string;
+}
+
+/** POST /api/resellers/verify_id: EliteDias checkid for a launched game's code. */
+export async function verifyElitediasAccount(
+  suppliers: Suppliers,
+  game: string,
+  userid: string,
+  serverid: string,
+): Promise<ElitediasVerification> {
+  const r = await suppliers.elitedias.checkId(game, userid, serverid || undefined);
+  if (!r.ok) throw new UpstreamError(`Failed to verify ID: ${r.message}`);
+  return { valid: r.value.valid, name: r.value.name ?? "", error: r.value.error ?? "" };
+}
+
+/** Spec §7 monkey validate answer: status 'true' is OK. */
+export interface MoogoldValidation {
+  status: "true" | "false";
+  username: string;
+  message: string;
+}
+
+/** POST /api/product_validate: MooGold validate, keyed by the product's own field labels. */
+export async function validateMoogoldAccount(
+  suppliers: Suppliers,
+  productId: number,
+  userid: string,
+  serverid: string,
+): Promise<MoogoldValidation> {
+  const detail = await suppliers.moogold.productDetail(productId);
+  if (!detail.ok) throw new UpstreamError(`Failed to verify ID: ${detail.message}`);
+  const fields: Record<string, string> = {};
+  detail.value.fields.forEach((label, i) => {
+    if (i === 0) fields[label] = userid;
+    else if (/server|zone/i.test(label)) fields[label] = serverid;
+  });
+  const r = await suppliers.moogold.validate(productId, fields);
+  if (!r.ok) {
+    if (r.kind === "supplier") return { status: "false", username: "", message: r.message };
+    throw new UpstreamError(`Failed to verify ID: ${r.message}`);
+  }
+  return {
+    status: r.value.valid ? "true" : "false",
+    username: r.value.username ?? "",
+    message: r.value.message,
+  };
+}
