@@ -197,6 +197,32 @@ Deno.test({
         assert.equal(r.status, 502);
         assert.equal(r.json.error, "Failed to initiate payment, please try again.");
       });
+
+      await t.step("an item hidden for consumers is not sold to them", async () => {
+        const hidden = special.gameItems.find((i) => i.nameSupplier !== item.nameSupplier)!;
+        const save = {
+          ...mlbb,
+          packages: mlbb.packages.map((p) =>
+            p.name !== "mlbb_special" ? p : {
+              ...p,
+              gameItems: p.gameItems.map((i) =>
+                i.nameSupplier === hidden.nameSupplier ? { ...i, isHiddenConsumer: true } : i
+              ),
+            }
+          ),
+        };
+        const put = await admin.request("PUT", `/api/game/${mlbb._id}`, save);
+        assert.equal(put.status, 200, put.text);
+        const hiddenPrice = centsToDollars(
+          computeConsumerPrice(hidden, { markupPercent: special.markupConsumer }),
+        );
+        const r = await buyer.post(
+          "/api/payment/hitpay/mlbb",
+          paymentBody(hidden.nameSupplier, hiddenPrice),
+        );
+        assert.equal(r.status, 404, r.text);
+        assert.equal(r.json.error, "Item not found");
+      });
     } finally {
       await server.stop();
     }
