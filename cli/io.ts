@@ -1,6 +1,7 @@
 import { closeDb, type Db, getDb } from "../src/db/client.ts";
 import { getConfig } from "../src/config.ts";
 import { getSuppliers, type Suppliers } from "../src/integrations/suppliers.ts";
+import { getHitPayClient, type HitPayClient } from "../src/integrations/hitpay/client.ts";
 
 /** Opens the configured database for a command. */
 export function openDb(): Db {
@@ -60,13 +61,29 @@ export async function readPassword(label = "Password"): Promise<string> {
 }
 
 /**
- * The supplier clients for a command. In simulator mode the simulators live inside the running
- * app, so the CLI talks to them there (TOPUP_INTERNAL_URL, else this machine's PORT).
+ * The running app's base URL. In simulator mode the simulators live inside the running app, so
+ * the CLI talks to them there (TOPUP_INTERNAL_URL, else this machine's PORT).
  */
-export function cliSuppliers(): Suppliers {
-  const config = getConfig();
+function runningAppUrl(): string {
   if (!Deno.env.get("TOPUP_INTERNAL_URL")) {
-    Deno.env.set("TOPUP_INTERNAL_URL", `http://127.0.0.1:${config.port || 8000}`);
+    Deno.env.set("TOPUP_INTERNAL_URL", `http://127.0.0.1:${getConfig().port || 8000}`);
   }
-  return getSuppliers(config);
+  return Deno.env.get("TOPUP_INTERNAL_URL")!;
+}
+
+/** The supplier clients for a command (the simulators of the running app in simulator mode). */
+export function cliSuppliers(): Suppliers {
+  runningAppUrl();
+  return getSuppliers(getConfig());
+}
+
+/** The HitPay client for a command (the simulator of the running app in simulator mode). */
+export function cliHitPay(): HitPayClient {
+  runningAppUrl();
+  return getHitPayClient(getConfig());
+}
+
+/** The site's base URL for links in receipts a command queues: PUBLIC_URL, else the app's. */
+export function cliSiteUrl(): string {
+  return getConfig().publicUrl ?? runningAppUrl();
 }

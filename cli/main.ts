@@ -6,6 +6,7 @@ import { registerCatalogueCommands } from "./catalogue.ts";
 import { registerOrdersExport } from "./orders-export.ts";
 import { registerOrdersRefresh } from "./orders-refresh.ts";
 import { registerWorker } from "./worker.ts";
+import { registerOrdersConfirmPayment, registerPaymentCommands } from "./payments.ts";
 
 const program = new Command()
   .name("topup")
@@ -21,6 +22,8 @@ registerCatalogueCommands(program);
 const orders = program.command("orders").description("Reseller and consumer orders");
 registerOrdersRefresh(orders);
 registerOrdersExport(orders);
+registerOrdersConfirmPayment(orders);
+registerPaymentCommands(program);
 registerWorker(program);
 
 try {

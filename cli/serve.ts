@@ -11,6 +11,8 @@ import { seedDemoCatalogue } from "../src/domain/demo-catalogue.ts";
 import { getSuppliers } from "../src/integrations/suppliers.ts";
 import { createJobRunner } from "../src/domain/jobs.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
+import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
+import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { purgeExpired } from "../src/domain/housekeeping.ts";
 import { hostname } from "node:os";
 import { createStaticFiles } from "../src/server/static-files.ts";
@@ -86,9 +88,11 @@ export async function startServer(
     })`,
   );
   if (config.publicUrl) log(`Public URL: ${config.publicUrl}`);
-  const runner = createJobRunner(db, orderJobHandlers(db, () => getSuppliers(config)), {
-    worker: `${hostname()}:${Deno.pid}`,
-  });
+  const handlers = {
+    ...orderJobHandlers(db, () => getSuppliers(config)),
+    ...mailJobHandlers(db, () => getMailer(config)),
+  };
+  const runner = createJobRunner(db, handlers, { worker: `${hostname()}:${Deno.pid}` });
   if (config.runJobs) runner.start();
   // Expired sessions and old bookkeeping go hourly; every instance may do it, deletes are idempotent.
   const housekeeping = setInterval(() => {

@@ -7,6 +7,8 @@ import { createElitediasSimulator } from "../src/integrations/elitedias/simulato
 import { createYahooFinanceSimulator } from "../src/integrations/fx/simulator.ts";
 import { SIMULATOR_CREDENTIALS, SIMULATOR_PATHS } from "../src/integrations/suppliers.ts";
 import { YAHOO_SIMULATOR_PATH } from "../src/integrations/fx/client.ts";
+import { createHitPaySimulator } from "../src/integrations/hitpay/simulator.ts";
+import { HITPAY_SIMULATOR_PATH } from "../src/integrations/hitpay/client.ts";
 
 type Simulator = {
   handler: (request: Request) => Promise<Response>;
@@ -28,9 +30,19 @@ const LEVERS = new Set([
   "setBalance",
   "setRate",
   "omitMarketPrice",
+  "pay",
+  "fail",
+  "resendWebhook",
+  "holdWebhooks",
+  "listRequests",
+  "awaitWebhooks",
 ]);
 
-const MOUNT_PATHS: Record<string, string> = { ...SIMULATOR_PATHS, yahoo: YAHOO_SIMULATOR_PATH };
+const MOUNT_PATHS: Record<string, string> = {
+  ...SIMULATOR_PATHS,
+  yahoo: YAHOO_SIMULATOR_PATH,
+  hitpay: HITPAY_SIMULATOR_PATH,
+};
 
 export interface MountedSimulators {
   /** Handles the request when it is for a simulator; returns false otherwise. */
@@ -68,8 +80,14 @@ async function control(sims: Record<string, Simulator>, request: Request): Promi
   if (!body.action || !LEVERS.has(body.action) || typeof sim[body.action] !== "function") {
     return Response.json({ error: "unknown action" }, { status: 400 });
   }
-  const result = (sim[body.action] as (...a: unknown[]) => unknown)(...(body.args ?? []));
-  return Response.json({ result: result ?? null });
+  try {
+    // A lever may answer later (awaitWebhooks), so its result is awaited.
+    const result = await (sim[body.action] as (...a: unknown[]) => unknown)(...(body.args ?? []));
+    return Response.json({ result: result ?? null });
+  } catch (error) {
+    // A lever refusing (an unknown id, a request already paid) is the caller's mistake.
+    return Response.json({ error: String(error) }, { status: 400 });
+  }
 }
 
 /** Creates the simulators of the outside services configured in simulator mode, to mount on the app. */
@@ -94,6 +112,15 @@ export function mountSimulators(config: Config): MountedSimulators {
     sims.yahoo = createYahooFinanceSimulator({
       basePath: YAHOO_SIMULATOR_PATH,
       knobs: knobsFromEnv("SIM_YAHOO", env),
+    }) as unknown as Simulator;
+  }
+  if (config.hitpay.mode === "simulator") {
+    sims.hitpay = createHitPaySimulator({
+      basePath: HITPAY_SIMULATOR_PATH,
+      apiKey: config.hitpay.apiKey,
+      salt: config.hitpay.salt,
+      publicUrl: config.publicUrl,
+      knobs: knobsFromEnv("SIM_HITPAY", env),
     }) as unknown as Simulator;
   }
   const names = Object.keys(sims);

@@ -2,6 +2,9 @@ import type { Command } from "commander";
 import { hostname } from "node:os";
 import { createJobRunner } from "../src/domain/jobs.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
+import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
+import { getMailer } from "../src/integrations/mail/mailer.ts";
+import { getConfig } from "../src/config.ts";
 import { closeDb } from "../src/db/client.ts";
 import { cliSuppliers, openDb } from "./io.ts";
 
@@ -9,10 +12,14 @@ import { cliSuppliers, openDb } from "./io.ts";
 export function registerWorker(program: Command): void {
   program
     .command("worker")
-    .description("Run the job queue (supplier calls after orders) until stopped")
+    .description("Run the job queue (supplier calls after orders, outgoing mail) until stopped")
     .action(() => {
       const db = openDb();
-      const runner = createJobRunner(db, orderJobHandlers(db, cliSuppliers), {
+      const handlers = {
+        ...orderJobHandlers(db, cliSuppliers),
+        ...mailJobHandlers(db, () => getMailer(getConfig())),
+      };
+      const runner = createJobRunner(db, handlers, {
         worker: `${hostname()}:${Deno.pid}:worker`,
       });
       runner.start();

@@ -80,9 +80,32 @@ const EnvSchema = z.object({
   FX_MODE: serviceMode.optional(),
   FX_BASE_URL: url(["http://", "https://"]).default("https://query1.finance.yahoo.com"),
   FX_CACHE_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(900),
+  HITPAY_MODE: serviceMode.optional(),
+  HITPAY_BASE_URL: url(["http://", "https://"]).default("https://api.sandbox.hit-pay.com/v1"),
+  HITPAY_API_KEY: z.string().min(1).optional(),
+  HITPAY_SALT: z.string().min(1).optional(),
+  SMTP_URL: url(["smtp://", "smtps://"]).optional(),
+  MAIL_FROM: z.string().regex(/^[^@\s<>]+@[^@\s<>]+$|^[^<>]*<[^@\s<>]+@[^@\s<>]+>$/, {
+    error: "expected an address such as receipts@example.com or TopUp <receipts@example.com>",
+  }).optional(),
+  WHATSAPP_URL: url(["https://", "http://"]).optional(),
+  TELEGRAM_URL: url(["https://", "http://"]).optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
+
+/** The key and salt the mounted HitPay simulator uses when none are configured (demo only). */
+export const HITPAY_SIMULATOR_CREDENTIALS = {
+  apiKey: "sim_hitpay_api_key",
+  salt: "sim_hitpay_salt",
+};
+
+/** Demo values of the settings production must set. */
+const DEMO_DEFAULTS = {
+  mailFrom: "TopUp <receipts@topup.test>",
+  whatsappUrl: "https://wa.me/6500000000",
+  telegramUrl: "https://t.me/topup_demo",
+};
 
 /** An S3-compatible bucket for uploaded images (AWS, MinIO, R2 …). */
 export interface S3StorageConfig {
@@ -142,6 +165,18 @@ export interface Config {
     /** How long a fetched market rate is served before the next page view refreshes it. */
     cacheSeconds: number;
   };
+  /** HitPay payment requests (external-apis.md §3); in simulator mode key and salt are the simulator's. */
+  hitpay: {
+    mode: "simulator" | "live";
+    baseUrl: string;
+    apiKey: string;
+    /** Signs and verifies webhooks; not the API key. */
+    salt: string;
+  };
+  /** Outgoing mail: SMTP, or in demo mode a sink that only records (Admin → Emails → Sent). */
+  mail: { mode: "sink" | "smtp"; smtpUrl?: string; from: string };
+  /** Support links on the consumer pages. */
+  contact: { whatsappUrl: string; telegramUrl: string };
 }
 
 function describeIssues(
@@ -152,8 +187,8 @@ function describeIssues(
     .map((issue) => {
       const name = String(issue.path[0] ?? "environment");
       const got = env[name];
-      const shown = name.includes("SECRET") || name.includes("PASSWORD") ||
-          name.includes("KEY")
+      // SMTP_URL may carry the mail account's password.
+      const shown = /SECRET|PASSWORD|KEY|SALT/.test(name) || name === "SMTP_URL"
         ? ""
         : got === undefined
         ? ""
@@ -196,6 +231,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const elitediasMode = e.ELITEDIAS_MODE ?? (production ? "live" : "simulator");
   if (elitediasMode === "live" && !e.ELITEDIAS_API_KEY) {
     problems.push("ELITEDIAS_API_KEY: required when EliteDias is live");
+  }
+  const hitpayMode = e.HITPAY_MODE ?? (production ? "live" : "simulator");
+  if (hitpayMode === "live" && (!e.HITPAY_API_KEY || !e.HITPAY_SALT)) {
+    problems.push("HITPAY_API_KEY and HITPAY_SALT: required when HitPay is live");
+  }
+  const missingProduction = (["SMTP_URL", "MAIL_FROM", "WHATSAPP_URL", "TELEGRAM_URL"] as const)
+    .filter((name) => !e[name]);
+  if (production && missingProduction.length) {
+    problems.push(`${missingProduction.join(", ")}: required when APP_MODE is production`);
   }
   const s3 = e.STORAGE === "s3";
   const missingS3 = (
@@ -262,6 +306,28 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       mode: e.FX_MODE ?? (production ? "live" : "simulator"),
       baseUrl: e.FX_BASE_URL.replace(/\/+$/, ""),
       cacheSeconds: e.FX_CACHE_SECONDS,
+    },
+    hitpay: hitpayMode === "live"
+      ? {
+        mode: "live",
+        baseUrl: e.HITPAY_BASE_URL.replace(/\/+$/, ""),
+        apiKey: e.HITPAY_API_KEY!,
+        salt: e.HITPAY_SALT!,
+      }
+      : {
+        mode: "simulator",
+        baseUrl: e.HITPAY_BASE_URL.replace(/\/+$/, ""),
+        apiKey: e.HITPAY_API_KEY ?? HITPAY_SIMULATOR_CREDENTIALS.apiKey,
+        salt: e.HITPAY_SALT ?? HITPAY_SIMULATOR_CREDENTIALS.salt,
+      },
+    mail: {
+      mode: e.SMTP_URL ? "smtp" : "sink",
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? DEMO_DEFAULTS.mailFrom,
+    },
+    contact: {
+      whatsappUrl: e.WHATSAPP_URL ?? DEMO_DEFAULTS.whatsappUrl,
+      telegramUrl: e.TELEGRAM_URL ?? DEMO_DEFAULTS.telegramUrl,
     },
   };
 }

@@ -231,6 +231,10 @@ export interface PaymentEventsTable {
   event_key: string;
   raw_body: string;
   received_at: CreatedAt;
+  /** The order the event named, when one matched. */
+  order_id: string | null;
+  /** What the event did: "paid", "duplicate-state", "refused: …", "recorded". */
+  outcome: string | null;
 }
 
 export interface AuditLogTable {

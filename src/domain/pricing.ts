@@ -90,6 +90,18 @@ export function computeConsumerPrice(
   });
 }
 
+/**
+ * The consumer markup of an item: its package's markupConsumer for games sold in packages
+ * (Mobile Legends), otherwise the game's consumerMarkup. The storefront shows and the payment
+ * charges prices from this one rule.
+ */
+export function consumerMarkupFor(
+  game: { consumer_markup: DecimalInput },
+  pkg?: { markupConsumer: DecimalInput },
+): DecimalInput {
+  return pkg ? pkg.markupConsumer : game.consumer_markup;
+}
+
 /** Computes the reseller price of an item in cents; disableDiscounts removes item discounts (spec §6). */
 export function computeResellerPrice(
   item: PricedItem,

@@ -7,6 +7,7 @@ import SuppliersView from "./admin/SuppliersView.tsx";
 import GamesView from "./admin/GamesView.tsx";
 import NewGameView from "./admin/NewGameView.tsx";
 import EditGameView from "./admin/EditGameView.tsx";
+import EmailsView from "./admin/EmailsView.tsx";
 
 export interface AdminConsoleProps {
   /** The signed-in admin's display name. */
@@ -43,6 +44,8 @@ function ViewFor(props: AdminViewProps & { view: AdminView }) {
       return <NewGameView {...props} />;
     case "edit-game":
       return <EditGameView {...props} />;
+    case "emails":
+      return <EmailsView {...props} />;
     case "settings":
       return <SettingsView />;
     default:

@@ -3,6 +3,7 @@ import { type Db, getDb } from "../db/client.ts";
 import { getSecretBox } from "../domain/app-secret.ts";
 import type { AuthContext } from "../domain/auth.ts";
 import { getSuppliers, type Suppliers } from "../integrations/suppliers.ts";
+import { getHitPayClient, type HitPayClient } from "../integrations/hitpay/client.ts";
 
 /** What every request handler needs: configuration, the database and the auth context. */
 export interface AppContext {
@@ -11,6 +12,8 @@ export interface AppContext {
   auth: AuthContext;
   /** The supplier clients (created on first use: the simulators need the server listening). */
   suppliers(): Suppliers;
+  /** The HitPay client (live or the mounted simulator); its webhook salt is config.hitpay.salt. */
+  hitpay(): HitPayClient;
 }
 
 /** Builds the per-process context (one database handle, one secret box). */
@@ -31,5 +34,6 @@ export async function getAppContext(): Promise<AppContext> {
       sessionAbsoluteHours: config.sessionAbsoluteHours,
     },
     suppliers: () => getSuppliers(config),
+    hitpay: () => getHitPayClient(config),
   };
 }

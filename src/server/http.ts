@@ -30,7 +30,16 @@ export async function readJson<S extends z.ZodType>(
   } catch {
     throw new ValidationError("Request body must be valid JSON");
   }
-  const parsed = schema.safeParse(body);
+  return parseWith(schema, body);
+}
+
+/** Parses a URL's query parameters with `schema` (each a string); a bad one is a 400. */
+export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.output<S> {
+  return parseWith(schema, Object.fromEntries(url.searchParams));
+}
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({
       path: i.path.join("."),
@@ -111,6 +120,11 @@ export function setSessionCookie(
 
 export function clearSessionCookie(cookies: AstroCookies): void {
   cookies.delete(SESSION_COOKIE, { path: "/" });
+}
+
+/** This site's absolute base URL: PUBLIC_URL, else the origin the request came to. */
+export function siteUrlOf(locals: App.Locals, url: URL): string {
+  return locals.app.config.publicUrl ?? url.origin;
 }
 
 /** The client address: the socket's, or the first X-Forwarded-For hop when behind a trusted proxy. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, HITPAY_SIMULATOR_CREDENTIALS, loadConfig } from "../../src/config.ts";
 
 Deno.test("[config] no configuration is a demo on PGlite in ./data, port 8000", () => {
   const c = loadConfig({});
@@ -27,11 +27,16 @@ Deno.test("[config] a bad value stops start-up with a message naming the variabl
   );
 });
 
-Deno.test("[config] production needs APP_SECRET and live supplier credentials", () => {
+Deno.test("[config] production needs APP_SECRET, live credentials, SMTP and contact links", () => {
   assert.throws(() => loadConfig({ APP_MODE: "production" }), (e: Error) => {
     assert.match(e.message, /APP_SECRET: required/);
     assert.match(e.message, /MOOGOLD_PARTNER_ID and MOOGOLD_SECRET_KEY/);
     assert.match(e.message, /ELITEDIAS_API_KEY/);
+    assert.match(e.message, /HITPAY_API_KEY and HITPAY_SALT: required when HitPay is live/);
+    assert.match(
+      e.message,
+      /SMTP_URL, MAIL_FROM, WHATSAPP_URL, TELEGRAM_URL: required when APP_MODE is production/,
+    );
     return true;
   });
   const ok = loadConfig({
@@ -39,8 +44,50 @@ Deno.test("[config] production needs APP_SECRET and live supplier credentials", 
     APP_SECRET: "x".repeat(32),
     MOOGOLD_MODE: "simulator",
     ELITEDIAS_MODE: "simulator",
+    HITPAY_API_KEY: "live-key",
+    HITPAY_SALT: "live-salt",
+    SMTP_URL: "smtps://mailer:pw@smtp.example.com:465",
+    MAIL_FROM: "TopUp <receipts@example.com>",
+    WHATSAPP_URL: "https://wa.me/6591234567",
+    TELEGRAM_URL: "https://t.me/topup",
   });
   assert.equal(ok.mode, "production");
+  assert.deepEqual(ok.hitpay, {
+    mode: "live",
+    baseUrl: "https://api.sandbox.hit-pay.com/v1",
+    apiKey: "live-key",
+    salt: "live-salt",
+  });
+  assert.deepEqual(ok.mail, {
+    mode: "smtp",
+    smtpUrl: "smtps://mailer:pw@smtp.example.com:465",
+    from: "TopUp <receipts@example.com>",
+  });
+});
+
+Deno.test("[config] demo mode pays in the HitPay simulator and mails to the sink", () => {
+  const c = loadConfig({});
+  assert.deepEqual(c.hitpay, {
+    mode: "simulator",
+    baseUrl: "https://api.sandbox.hit-pay.com/v1",
+    ...HITPAY_SIMULATOR_CREDENTIALS,
+  });
+  assert.equal(c.mail.mode, "sink");
+  assert.equal(c.mail.smtpUrl, undefined);
+  assert.match(c.contact.whatsappUrl, /^https:\/\/wa\.me\//);
+  assert.match(c.contact.telegramUrl, /^https:\/\/t\.me\//);
+  assert.throws(() => loadConfig({ HITPAY_MODE: "live" }), /HITPAY_API_KEY and HITPAY_SALT/);
+});
+
+Deno.test("[config] the SMTP password is never echoed in configuration errors", () => {
+  assert.throws(
+    () => loadConfig({ SMTP_URL: "http://user:hunter2@mail.example.com" }),
+    (e: Error) => {
+      assert.match(e.message, /SMTP_URL: expected a URL starting with smtp:\/\/ or smtps:\/\//);
+      assert.doesNotMatch(e.message, /hunter2/);
+      return true;
+    },
+  );
 });
 
 Deno.test("[config] secrets are never echoed in configuration errors", () => {

@@ -18,16 +18,19 @@ export async function countRecentFailures(
   return row?.failures ?? 0;
 }
 
-/** Adds one failure for `key`, starting a new window when the old one has passed. */
+/**
+ * Adds one failure (or hit) for `key`, starting a new window when the old one has passed; one
+ * statement, so concurrent requests on any instance count exactly. Returns the count in the window.
+ */
 export async function recordFailure(
   db: Db,
   key: string,
   windowSeconds: number,
-): Promise<void> {
+): Promise<number> {
   const expired = sql<
     boolean
   >`login_attempts.window_start <= now() - make_interval(secs => ${windowSeconds})`;
-  await db.insertInto("login_attempts")
+  return await db.insertInto("login_attempts")
     .values({ key, failures: 1 })
     .onConflict((oc) =>
       oc.column("key").doUpdateSet({
@@ -35,7 +38,9 @@ export async function recordFailure(
         window_start: sql`CASE WHEN ${expired} THEN now() ELSE login_attempts.window_start END`,
       })
     )
-    .execute();
+    .returning("failures")
+    .executeTakeFirstOrThrow()
+    .then((row) => row.failures);
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../client.ts";
-import type { Database, OrderRow } from "../schema.ts";
+import type { Database, NewOrder, OrderRow } from "../schema.ts";
 
 type Handle = Db | Transaction<Database>;
 
@@ -74,4 +74,49 @@ export async function isRestrictedMlbbUser(
   const row = await db.selectFrom("restricted_mlbb_users").select("id")
     .where("user_id", "=", userId).where("server_id", "=", serverId).executeTakeFirst();
   return row !== undefined;
+}
+
+/** Inserts an order that moves no balance (consumer orders: paid outside, through HitPay). */
+export async function insertOrder(trx: Transaction<Database>, order: NewOrder): Promise<void> {
+  await trx.insertInto("orders").values(order).execute();
+}
+
+/** An order's status alone: what the public status poll may reveal. */
+export async function findOrderStatus(db: Db, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom("orders").select("status").where("id", "=", id)
+    .executeTakeFirst();
+  return row?.status;
+}
+
+/**
+ * Stores the provider's payment request id on an order, once: a second call (or a late answer)
+ * never replaces the reference the webhook is matched against.
+ */
+export async function setPaymentReference(
+  db: Db,
+  id: string,
+  provider: string,
+  reference: string,
+): Promise<boolean> {
+  const result = await db.updateTable("orders")
+    .set({ payment_reference: reference, updated_at: new Date() })
+    .where("id", "=", id)
+    .where("payment_provider", "=", provider)
+    .where("payment_reference", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Consumer orders in one status, oldest first (reconciliation). */
+export async function listConsumerOrdersInStatus(
+  db: Db,
+  status: string,
+  limit: number,
+): Promise<OrderRow[]> {
+  return await db.selectFrom("orders").selectAll()
+    .where("status", "=", status)
+    .where("buyer_type", "=", "consumer")
+    .orderBy("created_at", "asc")
+    .limit(limit)
+    .execute();
 }

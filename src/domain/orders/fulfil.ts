@@ -10,6 +10,8 @@ import { findSupplierGameId } from "../../db/repositories/games.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetch-json.ts";
 import { refundOrderAmount } from "../ledger.ts";
+import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
+import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
 
 /** What one supplier call taught us about an order. */
 export type SupplierVerdict =
@@ -127,68 +129,108 @@ export async function refundResellerOrder(
   });
 }
 
+/**
+ * Where an order waits to be sent and where it waits once the supplier accepted it: reseller
+ * orders move new → pending; consumer orders stay in payment received until delivered.
+ */
+function stagesOf(order: OrderRow): { toSend: string; atSupplier: string } {
+  return order.buyer_type === "consumer"
+    ? { toSend: PAYMENT_RECEIVED, atSupplier: PAYMENT_RECEIVED }
+    : { toSend: "new", atSupplier: "pending" };
+}
+
+/** The order has not reached its supplier yet (as far as we know). */
+function awaitsSending(order: OrderRow): boolean {
+  return order.status === stagesOf(order).toSend && order.supplier_order_id === null;
+}
+
+/** The order may still change at its supplier (refreshable). */
+export function isOpenAtSupplier(order: OrderRow): boolean {
+  return order.buyer_type === "consumer"
+    ? order.status === PAYMENT_RECEIVED
+    : OPEN_RESELLER_STATUSES.includes(order.status as "new" | "pending");
+}
+
+/** A definitive failure: resellers get their money back once; consumer orders wait for an admin. */
+async function failOrder(db: Db, order: OrderRow, reason: string): Promise<void> {
+  if (order.buyer_type === "consumer") await failConsumerOrder(db, order.id, reason);
+  else await refundResellerOrder(db, order.id, reason);
+}
+
 /** Applies a verdict to an order: forward moves only, refund on a definitive failure. */
-async function applyVerdict(db: Db, order: OrderRow, verdict: SupplierVerdict): Promise<void> {
+async function applyVerdict(
+  db: Db,
+  order: OrderRow,
+  verdict: SupplierVerdict,
+  siteUrl?: string,
+): Promise<void> {
+  const { toSend, atSupplier } = stagesOf(order);
   if (verdict.kind === "failed") {
-    await refundResellerOrder(db, order.id, verdict.reason);
+    await failOrder(db, order, verdict.reason);
   } else if (verdict.kind === "unknown") {
     await noteOrderError(db, order.id, verdict.reason);
   } else if (verdict.status === "failed") {
-    await transitionOrder(db, order.id, ["new"], {
-      status: "pending",
+    await transitionOrder(db, order.id, [toSend], {
+      status: atSupplier,
       supplier_order_id: verdict.supplierOrderId,
     });
-    await refundResellerOrder(db, order.id, "supplier reports the order failed");
+    await failOrder(db, order, "supplier reports the order failed");
   } else {
-    await transitionOrder(db, order.id, ["new"], {
-      status: "pending",
+    await transitionOrder(db, order.id, [toSend], {
+      status: atSupplier,
       supplier_order_id: verdict.supplierOrderId,
       last_error: null,
     });
-    if (verdict.status === "successful") {
-      await transitionOrder(db, order.id, ["pending"], { status: "successful", last_error: null });
-    }
+    if (verdict.status !== "successful") return;
+    if (order.buyer_type === "consumer") await deliverConsumerOrder(db, order.id, siteUrl);
+    else {await transitionOrder(db, order.id, ["pending"], {
+        status: "successful",
+        last_error: null,
+      });}
   }
 }
 
 /**
- * The job after commit: sends a new order to its supplier with our order id as the reference
- * (so a retry after a crash or timeout finds the same order). Returns false when the answer was
- * uncertain and the job should run again.
+ * The job after commit: sends a new (reseller) or paid (consumer) order to its supplier with our
+ * order id as the reference (so a retry after a crash or timeout finds the same order). Returns
+ * false when the answer was uncertain and the job should run again. `siteUrl` is the base of the
+ * links in a consumer's receipt.
  */
 export async function sendOrderToSupplier(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
+  siteUrl?: string,
 ): Promise<boolean> {
   const order = await findOrderById(db, orderId);
-  if (!order || order.status !== "new") return true;
+  if (!order || !awaitsSending(order)) return true;
   // Only MooGold needs the game: it orders by the product id the game was launched from.
   const productId = order.supplier === "monkey" && order.game_id
     ? await findSupplierGameId(db, order.game_id)
     : null;
   const verdict = await createAtSupplier(suppliers, order, productId);
-  await applyVerdict(db, order, verdict);
+  await applyVerdict(db, order, verdict, siteUrl);
   return verdict.kind !== "unknown";
 }
 
 /**
- * Spec §4 refresh: asks the supplier about a new or pending order and moves it forward; a new
- * order the supplier has never seen is sent again (same reference, so never twice).
+ * Spec §4 refresh: asks the supplier about an open order and moves it forward; an order the
+ * supplier has never seen is sent again (same reference, so never twice).
  */
 export async function refreshOrder(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
+  siteUrl?: string,
 ): Promise<OrderRow> {
   const order = await findOrderById(db, orderId);
   if (!order) throw new Error(`order ${orderId} vanished`);
-  if (!OPEN_RESELLER_STATUSES.includes(order.status as "new" | "pending")) return order;
+  if (!isOpenAtSupplier(order)) return order;
   const verdict = await checkAtSupplier(suppliers, order);
-  if (order.status === "new" && verdict.kind === "unknown") {
-    await sendOrderToSupplier(db, suppliers, order.id);
+  if (awaitsSending(order) && verdict.kind === "unknown") {
+    await sendOrderToSupplier(db, suppliers, order.id, siteUrl);
   } else {
-    await applyVerdict(db, order, verdict);
+    await applyVerdict(db, order, verdict, siteUrl);
   }
   return (await findOrderById(db, orderId))!;
 }

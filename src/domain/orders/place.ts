@@ -17,6 +17,8 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { presentResellerOrder } from "./present.ts";
 
 export const SUPPLIER_CREATE_JOB = "order.supplier_create";
+/** Asks the supplier about an accepted consumer order until it is delivered or failed. */
+export const SUPPLIER_STATUS_JOB = "order.supplier_status";
 
 /** What a reseller asks for; `clientAmount` is only compared, never charged. */
 export interface PlaceOrderInput {
@@ -47,10 +49,13 @@ export interface OrderContext {
   suppliers: Suppliers;
 }
 
-/** Order ids are the supplier reference too: time-ordered, unguessable, short enough to read. */
-export function newOrderId(): string {
+/**
+ * Order ids are the supplier reference too: time-ordered, unguessable, short enough to read.
+ * The prefix tells reseller ("R") and consumer ("C") orders apart at a glance.
+ */
+export function newOrderId(prefix: "R" | "C" = "R"): string {
   const random = BigInt("0x" + randomBytes(5).toString("hex")).toString(36).toUpperCase();
-  return `R${Date.now().toString(36).toUpperCase()}${random.padStart(8, "0")}`;
+  return `${prefix}${Date.now().toString(36).toUpperCase()}${random.padStart(8, "0")}`;
 }
 
 async function findGame(db: Db, input: PlaceOrderInput): Promise<GameRow> {
@@ -75,6 +80,18 @@ async function decideMlbbOrderPackage(ctx: OrderContext, game: GameRow, input: P
     input.serverid,
   );
   return packageToOrder(game, choice, input.package);
+}
+
+/** Refuses a price the browser showed that is not the server's (never charges the client's). */
+export function assertClientPrice(clientAmount: number, priceCents: number): void {
+  if (dollarsToCents(clientAmount) !== priceCents) {
+    throw new ConflictError(
+      `The price of this item is now ${
+        centsToDollarString(priceCents)
+      }. Please check and order again.`,
+      { price: centsToDollars(priceCents) },
+    );
+  }
 }
 
 function findItem(items: GameItemDto[], denom: string): GameItemDto {
@@ -132,14 +149,7 @@ export async function placeResellerOrder(
     markupPercent: resellerMarkupFor(reseller, markupKey, pkg ? undefined : game),
     disableDiscounts: reseller.disable_discounts,
   });
-  if (input.clientAmount !== undefined && dollarsToCents(input.clientAmount) !== priceCents) {
-    throw new ConflictError(
-      `The price of this item is now ${
-        centsToDollarString(priceCents)
-      }. Please check and order again.`,
-      { price: centsToDollars(priceCents) },
-    );
-  }
+  if (input.clientAmount !== undefined) assertClientPrice(input.clientAmount, priceCents);
   const itemName = formatResellerItemName(item.nameReseller, game.game_currency);
   const scope = `reseller:${reseller.id}`;
   const fingerprint = fingerprintOf(input);

@@ -1,0 +1,56 @@
+import type { Command } from "commander";
+import {
+  reconcileHitPayPayments,
+  settleManualPayment,
+} from "../src/domain/payments/consumer-payments.ts";
+import { cliHitPay, cliSiteUrl, printData, withDb } from "./io.ts";
+
+/** `payments reconcile`: asks HitPay about consumer orders still awaiting payment (cron-safe). */
+export function registerPaymentCommands(program: Command): void {
+  const payments = program.command("payments").description("Consumer payments (HitPay, manual)");
+  payments
+    .command("reconcile")
+    .description(
+      "Ask HitPay about every consumer order still awaiting payment and apply completed " +
+        "payments exactly as their webhook would (a later webhook is a replay); safe from cron",
+    )
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const hitpay = cliHitPay();
+      const siteUrl = cliSiteUrl();
+      const result = await withDb((db) => reconcileHitPayPayments(db, hitpay, siteUrl));
+      if (opts.json) console.log(JSON.stringify(result));
+      else {
+        console.log(
+          `${result.checked} order(s) awaiting payment checked, ${result.paid} paid, ` +
+            `${result.failed} could not be checked`,
+        );
+      }
+      if (result.failed) Deno.exitCode = 1;
+    });
+}
+
+/** `orders confirm-payment --order ID [--cancel]`: an admin settles a manual payment, audited. */
+export function registerOrdersConfirmPayment(orders: Command): void {
+  orders
+    .command("confirm-payment")
+    .description(
+      "Confirm that the manual payment of a consumer order arrived (the order goes to the " +
+        "supplier), or cancel the order with --cancel; recorded in the audit log",
+    )
+    .requiredOption("--order <id>", "the order number")
+    .option("--cancel", "cancel the order instead: the payment never came")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { order: string; cancel?: boolean; json?: boolean }) => {
+      const siteUrl = cliSiteUrl();
+      const order = await withDb((db) =>
+        settleManualPayment(db, {
+          orderId: opts.order.trim(),
+          cancel: !!opts.cancel,
+          actor: { type: "cli", name: Deno.env.get("USER") ?? "cli" },
+          siteUrl,
+        })
+      );
+      printData({ order: order.id, status: order.status }, !!opts.json);
+    });
+}

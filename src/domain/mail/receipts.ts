@@ -1,0 +1,99 @@
+// The consumer's receipts: one when the payment is received, one when the order is delivered.
+// Plain text for every mail client, and simple HTML in which every value is escaped: names,
+// nicknames and item names come from buyers and suppliers.
+
+import { format } from "date-fns";
+import { escapeHtml } from "../../shared/html.ts";
+import { centsToDollarString } from "../money.ts";
+import { ORDER_DATE_FORMAT } from "../order-export.ts";
+import type { MailMessage } from "./outbox.ts";
+
+/** What a receipt shows of a consumer order. */
+export interface ReceiptOrder {
+  id: string;
+  status: string;
+  game: string;
+  item: string;
+  userId: string;
+  serverId: string;
+  userName: string;
+  amountCents: number;
+  customerName: string;
+  email: string;
+  createdAt: Date;
+}
+
+/** Spec §4 consumer status labels; other statuses show as they are. */
+const STATUS_LABELS: Record<string, string> = {
+  "pending-customer-payment": "Pending Payment",
+  "payment-received-pending-disbursement": "Payment Received. Pending Processing",
+  successful: "Successful",
+};
+
+const WORDING = {
+  paid: {
+    subject: (id: string) => `Payment received for order ${id}`,
+    headline: "Thank you for your purchase.",
+    lead: "We have received your payment and are delivering your order now.",
+  },
+  delivered: {
+    subject: (id: string) => `Order ${id} delivered`,
+    headline: "Thank you for your purchase.",
+    lead: "Your order has been successfully delivered to your account.",
+  },
+};
+
+/** The receipt for `order` at `kind`, addressed to the order's billing email. */
+export function consumerReceipt(
+  kind: "paid" | "delivered",
+  order: ReceiptOrder,
+  links: { orderPageUrl: string },
+): MailMessage {
+  const wording = WORDING[kind];
+  const rows: [string, string][] = [
+    ["Order Number", order.id],
+    ["Order Status", STATUS_LABELS[order.status] ?? order.status],
+    ["Date", format(order.createdAt, ORDER_DATE_FORMAT)],
+    ["Game", order.game],
+    ["Item", order.item],
+    ["User Name", order.userName],
+    ["User ID", order.userId],
+    ["Server ID", order.serverId],
+    ["Amount", centsToDollarString(order.amountCents)],
+  ];
+  const greeting = `Hi ${order.customerName},`;
+  const text = [
+    greeting,
+    "",
+    wording.headline,
+    wording.lead,
+    "",
+    ...rows.map(([label, value]) => `${label}: ${value}`),
+    "",
+    `Your order: ${links.orderPageUrl}`,
+    "",
+    "TopUp",
+    "",
+  ].join("\n");
+  const cell = "padding:4px 12px 4px 0;text-align:left;vertical-align:top";
+  const html = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>${
+    escapeHtml(wording.subject(order.id))
+  }</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;line-height:1.5">
+<p>${escapeHtml(greeting)}</p>
+<p><strong>${escapeHtml(wording.headline)}</strong><br>${escapeHtml(wording.lead)}</p>
+<table style="border-collapse:collapse">
+${
+    rows.map(([label, value]) =>
+      `<tr><th scope="row" style="${cell};color:#555;font-weight:normal">${
+        escapeHtml(label)
+      }</th><td style="${cell}">${escapeHtml(value)}</td></tr>`
+    ).join("\n")
+  }
+</table>
+<p><a href="${escapeHtml(links.orderPageUrl)}">View your order</a></p>
+<p>TopUp</p>
+</body></html>`;
+  return { to: order.email, subject: wording.subject(order.id), text, html };
+}

@@ -1,0 +1,62 @@
+// The consumer end of the supplier flow: a paid order is delivered or left in error for an admin.
+// Consumers paid with a card or wallet, not from a balance, so nothing is refunded here: card
+// refunds are an admin action (design.md).
+
+import type { Db } from "../../db/client.ts";
+import { findOrderById, transitionOrder } from "../../db/repositories/orders.ts";
+import { enqueueJob } from "../../db/repositories/jobs.ts";
+import { SUPPLIER_STATUS_JOB } from "../orders/place.ts";
+import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
+import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "./consumer-states.ts";
+
+/**
+ * A definitive supplier failure after payment: the order moves to error once, keeping the reason
+ * in last_error, where the admin orders list shows it.
+ */
+export async function failConsumerOrder(db: Db, orderId: string, reason: string): Promise<void> {
+  await transitionOrder(db, orderId, [PAYMENT_RECEIVED], {
+    status: FAILED,
+    last_error: reason.slice(0, 1000),
+  });
+}
+
+/**
+ * The supplier delivered: the order becomes successful once, and the "delivered" receipt is
+ * queued in the same transaction. `siteUrl` is the base of the receipt's link: the jobs a payment
+ * queues carry it; without it the link is site-relative.
+ */
+export async function deliverConsumerOrder(
+  db: Db,
+  orderId: string,
+  siteUrl = "",
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const order = await transitionOrder(trx, orderId, [PAYMENT_RECEIVED], {
+      status: DELIVERED,
+      last_error: null,
+    });
+    if (order) await enqueueConsumerReceipt(trx, "delivered", order, siteUrl);
+  });
+}
+
+/** Seconds before the first delivery check: EliteDias and MooGold usually deliver within this. */
+const FIRST_CHECK_SECONDS = 3;
+
+/**
+ * After the supplier accepted a consumer order, queues the job that checks it until delivered:
+ * the buyer's result page is polling, and no reseller is there to press refresh.
+ */
+export async function watchConsumerDelivery(
+  db: Db,
+  orderId: string,
+  siteUrl?: string,
+): Promise<void> {
+  const order = await findOrderById(db, orderId);
+  if (order?.buyer_type !== "consumer" || order.status !== PAYMENT_RECEIVED) return;
+  await enqueueJob(
+    db,
+    SUPPLIER_STATUS_JOB,
+    { orderId, siteUrl },
+    new Date(Date.now() + FIRST_CHECK_SECONDS * 1000),
+  );
+}

@@ -1,0 +1,259 @@
+// Consumer payments after the order exists: HitPay's word (webhook or status query) or an admin's
+// confirmation moves an order from awaiting payment to payment received, with the supplier job in
+// the same transaction. Every path calls markConsumerOrderPaid, the one transition.
+
+import type { Transaction } from "kysely";
+import type { Db } from "../../db/client.ts";
+import type { Database, OrderRow } from "../../db/schema.ts";
+import { enqueueJob } from "../../db/repositories/jobs.ts";
+import {
+  findOrderById,
+  findOrderStatus,
+  listConsumerOrdersInStatus,
+  transitionOrder,
+} from "../../db/repositories/orders.ts";
+import {
+  insertPaymentEventOnce,
+  setPaymentEventOutcome,
+} from "../../db/repositories/payment-events.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
+import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
+import { verifyHitPayWebhook } from "../../integrations/hitpay/webhook.ts";
+import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts";
+import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
+import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../rate-limit.ts";
+import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
+import {
+  AWAITING_PAYMENT,
+  CANCELLED,
+  PAYMENT_RECEIVED,
+  paymentEffect,
+  type PaymentReport,
+} from "./consumer-states.ts";
+
+export const HITPAY = "hitpay";
+export const MANUAL = "manual";
+
+/**
+ * The one way a consumer order becomes paid: awaiting payment → payment received in one
+ * conditional update, and in the same transaction the job that sends it to the supplier and the
+ * "paid" receipt.
+ * Returns the order, or undefined when it was not awaiting payment (already paid, cancelled).
+ */
+export async function markConsumerOrderPaid(
+  trx: Transaction<Database>,
+  orderId: string,
+  siteUrl: string,
+): Promise<OrderRow | undefined> {
+  const order = await transitionOrder(trx, orderId, [AWAITING_PAYMENT], {
+    status: PAYMENT_RECEIVED,
+    last_error: null,
+  });
+  if (!order) return undefined;
+  await enqueueJob(trx, SUPPLIER_CREATE_JOB, { orderId, siteUrl });
+  await enqueueConsumerReceipt(trx, "paid", order, siteUrl);
+  return order;
+}
+
+/** What a payment report did: stored and applied, a replay, refused, or to be sent again later. */
+export type PaymentReportResult =
+  | { kind: "applied"; outcome: string }
+  | { kind: "duplicate" }
+  | { kind: "refused"; reason: string }
+  | { kind: "retry" };
+
+/**
+ * Stores a verified payment report once (key: payment id + status) and applies it to the order
+ * named by its reference, in one transaction: a replay finds the key taken and changes nothing;
+ * a report that does not match the order's payment request, amount or currency is kept as
+ * evidence and changes nothing.
+ */
+export async function applyPaymentReport(
+  db: Db,
+  input: {
+    report: PaymentReport;
+    referenceNumber: string;
+    eventKey: string;
+    rawBody: string;
+    siteUrl: string;
+  },
+): Promise<PaymentReportResult> {
+  const { report, referenceNumber } = input;
+  return await db.transaction().execute(async (trx) => {
+    const order = referenceNumber ? await findOrderById(trx, referenceNumber) : undefined;
+    const effect = paymentEffect(order, report);
+    // Not stored: the provider retries, and by then the order knows its payment request.
+    if (effect.kind === "retry") return { kind: "retry" };
+    const eventId = await insertPaymentEventOnce(trx, {
+      provider: report.provider,
+      eventKey: input.eventKey,
+      rawBody: input.rawBody,
+    });
+    if (eventId === undefined) return { kind: "duplicate" };
+    const orderId = order?.id ?? null;
+    if (effect.kind === "refuse") {
+      await setPaymentEventOutcome(trx, eventId, orderId, `refused: ${effect.reason}`);
+      return { kind: "refused", reason: effect.reason };
+    }
+    let outcome = effect.kind === "record" ? effect.reason : "paid";
+    if (
+      effect.kind === "pay" && !await markConsumerOrderPaid(trx, referenceNumber, input.siteUrl)
+    ) {
+      outcome = "already moved on";
+    }
+    await setPaymentEventOutcome(trx, eventId, orderId, outcome);
+    return { kind: "applied", outcome };
+  });
+}
+
+/**
+ * POST /api/payment/hitpay/webhook: the signature is verified over the raw body before anything
+ * is read or stored (401 otherwise), then the event is applied once.
+ */
+export async function receiveHitPayWebhook(
+  db: Db,
+  input: { rawBody: string; headers: Headers; salt: string; siteUrl: string },
+): Promise<PaymentReportResult> {
+  const event = verifyHitPayWebhook(input.rawBody, input.headers, input.salt);
+  if (!event) throw new UnauthenticatedError("Invalid webhook signature");
+  return await applyPaymentReport(db, {
+    report: { provider: HITPAY, ...event },
+    referenceNumber: event.referenceNumber,
+    eventKey: `${event.paymentId}:${event.status}`,
+    rawBody: input.rawBody,
+    siteUrl: input.siteUrl,
+  });
+}
+
+/**
+ * Asks HitPay where an order's payment request stands, for a webhook that never came: a completed
+ * payment is applied exactly as its webhook would be (same event key, so the webhook arriving
+ * later is a replay). Returns what happened, or "pending" when nothing was paid yet.
+ */
+export async function reconcileHitPayPayment(
+  db: Db,
+  hitpay: HitPayClient,
+  order: OrderRow,
+  siteUrl: string,
+): Promise<string> {
+  if (order.payment_provider !== HITPAY || !order.payment_reference) return "no payment request";
+  const request = await hitpay.getPaymentRequest(order.payment_reference);
+  const paid = request.payments.find((p) => p.status === "completed");
+  if (!paid) return "pending";
+  const result = await applyPaymentReport(db, {
+    report: {
+      provider: HITPAY,
+      paymentRequestId: request.id,
+      status: paid.status,
+      amountCents: paid.amountCents,
+      currency: paid.currency,
+    },
+    referenceNumber: request.referenceNumber,
+    eventKey: `${paid.id}:${paid.status}`,
+    rawBody: JSON.stringify(request),
+    siteUrl,
+  });
+  return result.kind === "applied"
+    ? result.outcome
+    : result.kind === "refused"
+    ? `refused: ${result.reason}`
+    : result.kind;
+}
+
+/**
+ * The cron reconciliation (`payments reconcile`): every HitPay order still awaiting payment is
+ * checked with HitPay, a few at a time. Orders HitPay cannot answer for are counted, not changed.
+ */
+export async function reconcileHitPayPayments(
+  db: Db,
+  hitpay: HitPayClient,
+  siteUrl: string,
+): Promise<{ checked: number; paid: number; failed: number }> {
+  const open = (await listConsumerOrdersInStatus(db, AWAITING_PAYMENT, 10_000))
+    .filter((o) => o.payment_provider === HITPAY && o.payment_reference);
+  let paid = 0;
+  let failed = 0;
+  const queue = [...open];
+  const worker = async () => {
+    for (let order = queue.shift(); order; order = queue.shift()) {
+      try {
+        if (await reconcileHitPayPayment(db, hitpay, order, siteUrl) === "paid") paid++;
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return { checked: open.length, paid, failed };
+}
+
+/**
+ * GET /api/order/{id}/status: a consumer order's status and nothing else (the number is the
+ * only secret the result page holds). While a HitPay order awaits payment, the poll also asks
+ * HitPay, at most once per order every few seconds across instances, so a lost webhook does not
+ * leave the buyer waiting for cron.
+ */
+export async function pollConsumerOrderStatus(
+  db: Db,
+  hitpay: HitPayClient,
+  orderId: string,
+  siteUrl: string,
+): Promise<string> {
+  const order = await findOrderById(db, orderId);
+  if (!order || order.buyer_type !== "consumer") throw new NotFoundError("Order not found");
+  const ask = order.status === AWAITING_PAYMENT && order.payment_provider === HITPAY &&
+    order.payment_reference !== null &&
+    await takeRateLimit(db, PAYMENT_CHECK_PER_ORDER, order.id);
+  if (!ask) return order.status;
+  try {
+    await reconcileHitPayPayment(db, hitpay, order, siteUrl);
+  } catch (error) {
+    // HitPay unreachable: the poll still answers what we know; the webhook or cron decides.
+    if (!(error instanceof HitPayError)) throw error;
+  }
+  return (await findOrderStatus(db, order.id)) ?? order.status;
+}
+
+/** Who confirms a manual payment (the CLI names the operator). */
+export interface PaymentActor {
+  type: "admin" | "cli";
+  id?: string;
+  name: string;
+}
+
+/**
+ * An admin confirms (or cancels) a manual payment: the same transition as HitPay's webhook, with
+ * an audit row in the same transaction. Only manual orders: a HitPay order is paid only by what
+ * HitPay says.
+ */
+export async function settleManualPayment(
+  db: Db,
+  input: { orderId: string; cancel: boolean; actor: PaymentActor; siteUrl: string },
+): Promise<OrderRow> {
+  return await db.transaction().execute(async (trx) => {
+    const before = await findOrderById(trx, input.orderId);
+    if (!before || before.buyer_type !== "consumer" || before.payment_provider !== MANUAL) {
+      throw new NotFoundError("No consumer order with manual payment has this number");
+    }
+    const after = input.cancel
+      ? await transitionOrder(trx, before.id, [AWAITING_PAYMENT], {
+        status: CANCELLED,
+        last_error: "manual payment cancelled",
+      })
+      : await markConsumerOrderPaid(trx, before.id, input.siteUrl);
+    if (!after) {
+      throw new ConflictError(`Order ${before.id} is ${before.status}, not awaiting payment`);
+    }
+    await insertAudit(trx, {
+      actorType: input.actor.type,
+      actorId: input.actor.id,
+      actorName: input.actor.name,
+      action: input.cancel ? "order.cancel_manual_payment" : "order.confirm_manual_payment",
+      targetType: "order",
+      targetId: before.id,
+      before: { status: before.status },
+      after: { status: after.status },
+    });
+    return after;
+  });
+}

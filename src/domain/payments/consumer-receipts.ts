@@ -1,0 +1,38 @@
+import type { Transaction } from "kysely";
+import type { Database, OrderRow } from "../../db/schema.ts";
+import { enqueueMail } from "../mail/outbox.ts";
+import { consumerReceipt } from "../mail/receipts.ts";
+
+/** Where a consumer finds an order again by its number and billing email. */
+export function orderPageUrl(siteUrl: string, orderId: string): string {
+  return `${siteUrl}/consumers/order?order=${encodeURIComponent(orderId)}`;
+}
+
+/**
+ * Queues the consumer's receipt in the transaction that moved the order, so exactly one receipt
+ * exists per transition that happened (a replayed webhook moves nothing and mails nothing).
+ */
+export async function enqueueConsumerReceipt(
+  trx: Transaction<Database>,
+  kind: "paid" | "delivered",
+  order: OrderRow,
+  siteUrl: string,
+): Promise<void> {
+  if (!order.consumer_email) return;
+  await enqueueMail(
+    trx,
+    consumerReceipt(kind, {
+      id: order.id,
+      status: order.status,
+      game: order.game,
+      item: order.item,
+      userId: order.user_id,
+      serverId: order.server_id,
+      userName: order.user_name,
+      amountCents: Number(order.amount_cents),
+      customerName: order.consumer_name ?? "",
+      email: order.consumer_email,
+      createdAt: new Date(order.created_at),
+    }, { orderPageUrl: orderPageUrl(siteUrl, order.id) }),
+  );
+}

@@ -1,0 +1,82 @@
+// Consumer order states (spec §4, design.md "Orders move forward only") and the rule that decides
+// what a payment event may do to an order. Pure: the webhook, the reconciliation and the tests all
+// ask these functions, and each allowed move is then one conditional UPDATE.
+
+/** A consumer order waits here until HitPay (or an admin, for manual payments) says it is paid. */
+export const AWAITING_PAYMENT = "pending-customer-payment";
+/** Paid; the supplier order is being placed or delivered. */
+export const PAYMENT_RECEIVED = "payment-received-pending-disbursement";
+/** Delivered by the supplier. */
+export const DELIVERED = "successful";
+/** The supplier definitively failed after payment: left for an admin (no automatic refund). */
+export const FAILED = "error";
+/** An admin cancelled a manual payment that never came. */
+export const CANCELLED = "cancelled";
+
+/** The currency every consumer price is charged in (spec §9: exchange target SGD). */
+export const CONSUMER_CURRENCY = "SGD";
+
+/** The payment-relevant fields of a stored order. */
+export interface PayableOrder {
+  status: string;
+  buyer_type: string;
+  amount_cents: number;
+  payment_provider: string | null;
+  payment_reference: string | null;
+}
+
+/** A verified payment event, whoever reported it (webhook or a status query). */
+export interface PaymentReport {
+  provider: string;
+  paymentRequestId: string;
+  status: string;
+  amountCents: number;
+  currency: string;
+}
+
+/**
+ * What a payment report may do to an order:
+ * - `pay`: move it from awaiting payment to payment received;
+ * - `refuse`: the report does not describe this order's payment (wrong request, amount or
+ *   currency) — recorded as evidence, nothing changes;
+ * - `retry`: the order has no payment request stored yet (the report raced our own second
+ *   transaction), so the provider should send it again;
+ * - `record`: kept for the history, the order stays as it is (a failure, a pending notice, or a
+ *   completion for an order already past that step: states only move forward).
+ */
+export type PaymentEffect =
+  | { kind: "pay" }
+  | { kind: "refuse"; reason: string }
+  | { kind: "retry" }
+  | { kind: "record"; reason: string };
+
+/** Decides what `report` may do to `order` (undefined when no order has the reference). */
+export function paymentEffect(
+  order: PayableOrder | undefined,
+  report: PaymentReport,
+): PaymentEffect {
+  if (!order || order.buyer_type !== "consumer" || order.payment_provider !== report.provider) {
+    return { kind: "refuse", reason: "no consumer order with this reference" };
+  }
+  if (order.payment_reference === null) {
+    return order.status === AWAITING_PAYMENT
+      ? { kind: "retry" }
+      : { kind: "refuse", reason: "the order has no payment request" };
+  }
+  if (order.payment_reference !== report.paymentRequestId) {
+    return { kind: "refuse", reason: "payment request does not match the order" };
+  }
+  if (report.amountCents !== order.amount_cents) {
+    return { kind: "refuse", reason: "amount does not match the order" };
+  }
+  if (report.currency !== CONSUMER_CURRENCY) {
+    return { kind: "refuse", reason: "currency does not match the order" };
+  }
+  if (report.status !== "completed") {
+    return { kind: "record", reason: `payment ${report.status}; order stays ${order.status}` };
+  }
+  if (order.status !== AWAITING_PAYMENT) {
+    return { kind: "record", reason: `already ${order.status}` };
+  }
+  return { kind: "pay" };
+}

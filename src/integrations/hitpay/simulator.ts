@@ -1,0 +1,388 @@
+// A local HitPay speaking the wire format of external-apis.md §3: the payment-request API (JSON or
+// form bodies, X-BUSINESS-API-KEY, HitPay's error shapes, formatted amounts), a hosted checkout
+// page with Pay / Fail / Cancel, and the signed v1 webhook. Webhooks go out in the background:
+// the app may be the very server handling the request that triggered them.
+
+import { HITPAY_SIMULATOR_CREDENTIALS } from "../../config.ts";
+import { centsToAmountString, centsToDecimalString, dollarsToCents } from "../../domain/money.ts";
+import {
+  createFaultGate,
+  routeAfterBase,
+  type SimulatorFaultLevers,
+  type SimulatorKnobs,
+} from "../simulator-kit.ts";
+import { renderCheckoutPage, renderMissingCheckoutPage } from "./checkout-page.ts";
+import { signHitPayV1 } from "./webhook.ts";
+
+/** How to build a HitPay simulator; every field has a default. */
+export interface HitPaySimulatorOptions {
+  /** Path prefix the handler is mounted under, e.g. "/__sim/hitpay". */
+  basePath?: string;
+  apiKey?: string;
+  /** Signs the webhooks. */
+  salt?: string;
+  /** Origin of checkout links; unset: the origin the create call was sent to. */
+  publicUrl?: string;
+  knobs?: Partial<SimulatorKnobs>;
+  /** Seed of the random fault draws. */
+  seed?: number;
+  /** Clock, ms since epoch. */
+  now?: () => number;
+}
+
+/** One attempt to deliver a webhook. */
+export interface HitPayWebhookDelivery {
+  url: string;
+  /** The form-encoded body sent, hmac included. */
+  body: string;
+  /** The app's HTTP status, or null when it could not be reached. */
+  status: number | null;
+  error?: string;
+  at: string;
+}
+
+/** A payment made against a request on the checkout page or through a lever. */
+export interface HitPaySimPayment {
+  id: string;
+  status: "completed" | "failed";
+  amount: string;
+  currency: string;
+  payment_type: string;
+  created_at: string;
+}
+
+/** A payment request as the simulator keeps it: HitPay's fields, payments and webhook attempts. */
+export interface HitPaySimRequest {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  amount: string;
+  currency: string;
+  status: "pending" | "completed" | "failed";
+  purpose: string | null;
+  reference_number: string | null;
+  payment_methods: string[];
+  url: string;
+  redirect_url: string | null;
+  webhook: string | null;
+  allow_repeated_payments: false;
+  created_at: string;
+  updated_at: string;
+  payments: HitPaySimPayment[];
+  /** Simulator only: every webhook attempt, oldest first. */
+  webhooks: HitPayWebhookDelivery[];
+}
+
+/** An in-memory HitPay: its handler, live knobs, fault levers and payment levers. */
+export interface HitPaySimulator extends SimulatorFaultLevers {
+  handler: (request: Request) => Promise<Response>;
+  /** Pays a pending request as the Pay button does (without a browser); sends the webhook. */
+  pay(id: string, method?: string): HitPaySimRequest;
+  /** Fails a pending request as the Fail button does; sends the webhook. */
+  fail(id: string, method?: string): HitPaySimRequest;
+  /** Sends the request's last webhook again, as HitPay's retries do. */
+  resendWebhook(id: string): HitPaySimRequest;
+  /** While true, Pay and Fail record their webhook without sending it (resendWebhook sends it). */
+  holdWebhooks(hold: boolean): void;
+  /** Every payment request, oldest first. */
+  listRequests(): HitPaySimRequest[];
+  /** Resolves when every webhook sent so far has been answered; returns listRequests(). */
+  awaitWebhooks(): Promise<HitPaySimRequest[]>;
+}
+
+/** Fault endpoint names (for forceNext and failEndpoint). */
+export const HITPAY_CREATE_ENDPOINT = "create";
+export const HITPAY_STATUS_ENDPOINT = "status";
+
+/** HitPay's minimum charge, in cents (0.30). */
+const MINIMUM_CENTS = 30;
+const WEBHOOK_TIMEOUT_MS = 10_000;
+const CHECKOUT_PREFIX = "payment-request/@topup-demo/";
+const KNOWN_METHODS = new Set([
+  "paynow_online",
+  "card",
+  "grabpay",
+  "grabpay_direct",
+  "grabpay_paylater",
+  "shopee_pay",
+  "shopback_paylater",
+  "atome",
+]);
+
+type Fields = Record<string, string | string[]>;
+
+/** HitPay's timestamp format, "2022-09-20T13:09:42". */
+function hitpayDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+function message(status: number, text: string): Response {
+  return Response.json({ message: text }, { status });
+}
+
+/** Reads a JSON or form body (with `payment_methods[]`) into plain fields. */
+async function readFields(request: Request): Promise<Fields | null> {
+  const raw = await request.text();
+  if ((request.headers.get("content-type") ?? "").includes("application/json")) {
+    try {
+      const json = JSON.parse(raw);
+      if (typeof json !== "object" || json === null || Array.isArray(json)) return null;
+      return Object.fromEntries(
+        Object.entries(json).map(([key, value]) => [
+          key,
+          Array.isArray(value) ? value.map(String) : value === null ? "" : String(value),
+        ]),
+      );
+    } catch {
+      return null;
+    }
+  }
+  const fields: Fields = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    if (key.endsWith("[]")) {
+      const name = key.slice(0, -2);
+      fields[name] = [...(fields[name] ?? []), value];
+    } else fields[key] = value;
+  }
+  return fields;
+}
+
+/** Laravel-style 422 errors, as HitPay answers invalid input. */
+function validate(fields: Fields): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const one = (name: string) => typeof fields[name] === "string" ? fields[name] as string : "";
+  const amount = one("amount").replaceAll(",", "");
+  if (amount === "") errors.amount = ["The amount field is required."];
+  else if (!/^\d+(\.\d{1,2})?$/.test(amount) || dollarsToCents(amount) < MINIMUM_CENTS) {
+    errors.amount = ["The amount must be at least 0.30."];
+  }
+  if (!/^[A-Za-z]{3}$/.test(one("currency"))) {
+    errors.currency = ["The currency field is required."];
+  }
+  for (const name of ["redirect_url", "webhook"]) {
+    if (one(name) !== "" && !URL.canParse(one(name))) {
+      errors[name] = [`The ${name.replace("_", " ")} format is invalid.`];
+    }
+  }
+  if (one("email") !== "" && !/^[^@\s]+@[^@\s]+$/.test(one("email"))) {
+    errors.email = ["The email must be a valid email address."];
+  }
+  const methods = fields.payment_methods;
+  if (
+    methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !KNOWN_METHODS.has(m)))
+  ) {
+    errors.payment_methods = ["The selected payment methods is invalid."];
+  }
+  return errors;
+}
+
+/** Creates an in-memory HitPay. */
+export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): HitPaySimulator {
+  const basePath = (options.basePath ?? "").replace(/\/+$/, "");
+  const apiKey = options.apiKey ?? HITPAY_SIMULATOR_CREDENTIALS.apiKey;
+  const salt = options.salt ?? HITPAY_SIMULATOR_CREDENTIALS.salt;
+  const now = options.now ?? Date.now;
+  const gate = createFaultGate(options);
+  const requests = new Map<string, HitPaySimRequest>();
+  /** The last webhook body of each request, to resend. */
+  const lastWebhook = new Map<string, string>();
+  const inFlight = new Set<Promise<void>>();
+  let holding = false;
+
+  function find(id: string): HitPaySimRequest {
+    const found = requests.get(id);
+    if (!found) throw new RangeError(`no HitPay payment request ${id}`);
+    return found;
+  }
+
+  function deliver(record: HitPaySimRequest, body: string): void {
+    if (!record.webhook) return;
+    const url = record.webhook;
+    const delivery: HitPayWebhookDelivery = { url, body, status: null, at: hitpayDate(now()) };
+    record.webhooks.push(delivery);
+    const sending = fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body,
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    }).then(async (response) => {
+      delivery.status = response.status;
+      await response.body?.cancel();
+    }, (error: unknown) => {
+      delivery.error = error instanceof Error ? error.message : String(error);
+    }).finally(() => inFlight.delete(sending));
+    inFlight.add(sending);
+  }
+
+  /** Records a payment, moves the request on and sends (or holds) the signed v1 webhook. */
+  function settle(id: string, outcome: "completed" | "failed", method?: string): HitPaySimRequest {
+    const record = find(id);
+    if (record.status !== "pending") {
+      throw new RangeError(`HitPay payment request ${id} is ${record.status}, not pending`);
+    }
+    const payment: HitPaySimPayment = {
+      id: crypto.randomUUID(),
+      status: outcome,
+      amount: record.amount,
+      currency: record.currency,
+      payment_type: method ?? record.payment_methods[0] ?? "paynow_online",
+      created_at: hitpayDate(now()),
+    };
+    record.payments.push(payment);
+    record.status = outcome;
+    record.updated_at = payment.created_at;
+    const fields = {
+      payment_id: payment.id,
+      payment_request_id: record.id,
+      phone: record.phone ?? "",
+      amount: centsToDecimalString(dollarsToCents(record.amount.replaceAll(",", ""))),
+      currency: record.currency,
+      status: outcome,
+      reference_number: record.reference_number ?? "",
+    };
+    const body = new URLSearchParams({ ...fields, hmac: signHitPayV1(fields, salt) }).toString();
+    lastWebhook.set(id, body);
+    if (!holding) deliver(record, body);
+    return record;
+  }
+
+  /** The browser's way back to the shop: redirect_url plus reference and status. */
+  function returnUrl(record: HitPaySimRequest, status: string): string | null {
+    if (!record.redirect_url) return null;
+    const url = new URL(record.redirect_url);
+    url.searchParams.set("reference", record.id);
+    url.searchParams.set("status", status);
+    return url.toString();
+  }
+
+  function create(fields: Fields, origin: string): Response {
+    const errors = validate(fields);
+    if (Object.keys(errors).length) {
+      return Response.json({ message: "The given data was invalid.", errors }, { status: 422 });
+    }
+    const text = (name: string) => {
+      const value = fields[name];
+      return typeof value === "string" && value !== "" ? value : null;
+    };
+    const id = crypto.randomUUID();
+    const at = hitpayDate(now());
+    const cents = dollarsToCents((fields.amount as string).replaceAll(",", ""));
+    const record: HitPaySimRequest = {
+      id,
+      name: text("name"),
+      email: text("email"),
+      phone: text("phone"),
+      // HitPay formats amounts with thousands separators ("900,000.00").
+      amount: centsToAmountString(cents),
+      currency: (fields.currency as string).toUpperCase(),
+      status: "pending",
+      purpose: text("purpose"),
+      reference_number: text("reference_number"),
+      payment_methods: Array.isArray(fields.payment_methods) ? fields.payment_methods : [],
+      url: `${options.publicUrl ?? origin}${basePath}/${CHECKOUT_PREFIX}${id}/checkout`,
+      redirect_url: text("redirect_url"),
+      webhook: text("webhook"),
+      allow_repeated_payments: false,
+      created_at: at,
+      updated_at: at,
+      payments: [],
+      webhooks: [],
+    };
+    requests.set(id, record);
+    return Response.json(wire(record));
+  }
+
+  /** The API view of a request: HitPay's fields, without the simulator's webhook log. */
+  function wire(record: HitPaySimRequest, withPayments = false) {
+    const { payments, webhooks: _webhooks, ...fields } = record;
+    return withPayments ? { ...fields, payments } : fields;
+  }
+
+  async function api(request: Request, route: string): Promise<Response> {
+    if (request.headers.get("x-business-api-key") !== apiKey) {
+      return message(403, "Invalid business api key");
+    }
+    const creating = route === "payment-requests";
+    const getMatch = /^payment-requests\/([^/]+)$/.exec(route);
+    if (!(creating && request.method === "POST") && !(getMatch && request.method === "GET")) {
+      return message(404, "Not Found");
+    }
+    // The body is read first, as a server does, so a caller leaving during the latency is harmless.
+    const fields = creating ? await readFields(request) : null;
+    const fault = await gate.pass(
+      request,
+      creating ? HITPAY_CREATE_ENDPOINT : HITPAY_STATUS_ENDPOINT,
+      () => message(500, "Server Error"),
+    );
+    if (fault) return fault;
+    if (creating) {
+      if (fields === null) return message(400, "The request body is not valid JSON.");
+      return create(fields, new URL(request.url).origin);
+    }
+    const record = requests.get(decodeURIComponent(getMatch![1]));
+    return record ? Response.json(wire(record, true)) : message(404, "Not Found");
+  }
+
+  async function checkout(request: Request, id: string): Promise<Response> {
+    const html = (body: string, status = 200) =>
+      new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8" } });
+    const record = requests.get(id);
+    if (!record) return html(renderMissingCheckoutPage(), 404);
+    if (request.method === "POST" && record.status === "pending") {
+      const form = new URLSearchParams(await request.text());
+      const action = form.get("action");
+      const method = form.get("method") ?? undefined;
+      if (action === "pay" || action === "fail") {
+        settle(id, action === "pay" ? "completed" : "failed", method);
+      }
+      const status = action === "pay" ? "completed" : action === "fail" ? "failed" : "canceled";
+      const back = returnUrl(record, status);
+      if (back) return new Response(null, { status: 303, headers: { location: back } });
+    }
+    return html(renderCheckoutPage({
+      action: new URL(request.url).pathname,
+      amount: record.amount,
+      currency: record.currency,
+      purpose: record.purpose ?? "",
+      referenceNumber: record.reference_number ?? "",
+      email: record.email ?? "",
+      paymentMethods: record.payment_methods,
+      status: record.status,
+      returnUrl: returnUrl(record, record.status),
+    }));
+  }
+
+  async function handler(request: Request): Promise<Response> {
+    const route = routeAfterBase(request, basePath);
+    if (route === null) return message(404, "Not Found");
+    if (route.startsWith("v1/")) return await api(request, route.slice(3));
+    const page = new RegExp(`^${CHECKOUT_PREFIX}([^/]+)/checkout$`).exec(route);
+    if (page && (request.method === "GET" || request.method === "POST")) {
+      return await checkout(request, decodeURIComponent(page[1]));
+    }
+    return message(404, "Not Found");
+  }
+
+  return {
+    handler,
+    ...gate.levers,
+    pay: (id, method) => settle(id, "completed", method),
+    fail: (id, method) => settle(id, "failed", method),
+    resendWebhook(id) {
+      const record = find(id);
+      const body = lastWebhook.get(id);
+      if (body === undefined) throw new RangeError(`HitPay payment request ${id} sent no webhook`);
+      deliver(record, body);
+      return record;
+    },
+    holdWebhooks(hold) {
+      holding = hold;
+    },
+    listRequests: () => [...requests.values()],
+    async awaitWebhooks() {
+      while (inFlight.size) await Promise.all(inFlight);
+      return [...requests.values()];
+    },
+  };
+}

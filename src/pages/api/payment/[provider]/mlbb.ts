@@ -1,0 +1,39 @@
+import type { APIRoute } from "astro";
+import { NotFoundError } from "../../../../domain/errors.ts";
+import { assertWithinRateLimit, CONSUMER_PAYMENT_PER_IP } from "../../../../domain/rate-limit.ts";
+import { startConsumerPayment } from "../../../../domain/payments/consumer-checkout.ts";
+import { readJson, siteUrlOf } from "../../../../server/http.ts";
+import { ConsumerPaymentBody, PaymentProvider } from "../../../../server/payment-inputs.ts";
+
+// Spec §7: POST /payment/{payment provider}/mlbb -> { orderID, paymentUrl }. Anyone may buy;
+// the per-address limit keeps a script from filling the orders table and HitPay with requests.
+export const POST: APIRoute = async ({ locals, params, request, url }) => {
+  const provider = PaymentProvider.safeParse(params.provider);
+  if (!provider.success) throw new NotFoundError("Unknown payment provider");
+  await assertWithinRateLimit(locals.app.db, CONSUMER_PAYMENT_PER_IP, locals.ip);
+  const body = await readJson(request, ConsumerPaymentBody);
+  const { consumer } = body;
+  const started = await startConsumerPayment(
+    {
+      db: locals.app.db,
+      suppliers: locals.app.suppliers(),
+      hitpay: locals.app.hitpay(),
+      siteUrl: siteUrlOf(locals, url),
+    },
+    {
+      provider: provider.data,
+      consumer: {
+        name: `${consumer.firstName} ${consumer.lastName}`.trim(),
+        email: consumer.email.toLowerCase(),
+        phone: consumer.phone,
+      },
+      userid: body.userid,
+      serverid: body.serverid,
+      denom: body.denom,
+      userName: body.userName,
+      package: body.package,
+      clientAmount: body.amount,
+    },
+  );
+  return Response.json(started, { status: 201 });
+};

@@ -1,0 +1,257 @@
+import assert from "node:assert/strict";
+import { createTestDatabase, withHandle } from "../helpers/backends.ts";
+import { startTestServer } from "../helpers/server.ts";
+import { signInDemoAdmin, simControl } from "../helpers/sessions.ts";
+import {
+  consumerAt,
+  hitpaySim,
+  paymentBody,
+  paymentRequestOf,
+  postWebhook,
+  signedWebhook,
+  waitForStatus,
+} from "../helpers/consumer-payments.ts";
+import { computeConsumerPrice } from "../../src/domain/pricing.ts";
+import { centsToDollars } from "../../src/domain/money.ts";
+import type { GameDto } from "../../src/shared/game-types.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+Deno.test({
+  name: "[consumer payments] server prices, verified webhooks once, forward-only states, delivery",
+  ...opts,
+  async fn(t) {
+    const tdb = await createTestDatabase();
+    const server = await startTestServer(tdb, { TRUST_PROXY: "true" });
+    const orders: Record<string, string> = {};
+    let priceCents = 0;
+    try {
+      const admin = await signInDemoAdmin(server.url);
+      const games = (await admin.get("/api/admin/games")).json as GameDto[];
+      const mlbb = games.find((g) => g.supplierName === "mlbb")!;
+      const special = mlbb.packages.find((p) => p.name === "mlbb_special")!;
+      const item = special.gameItems.find((i) => !i.isHiddenConsumer)!;
+      priceCents = computeConsumerPrice(item, { markupPercent: special.markupConsumer });
+      const price = centsToDollars(priceCents);
+      const buyer = consumerAt(server.url, "198.51.100.1");
+      const body = paymentBody(item.nameSupplier, price);
+
+      await t.step("a tampered amount is refused with the server's price", async () => {
+        const r = await buyer.post("/api/payment/hitpay/mlbb", { ...body, amount: 0.01 });
+        assert.equal(r.status, 409, r.text);
+        assert.match(r.json.error, /price of this item is now \$/);
+        assert.equal(r.json.price, price);
+      });
+
+      await t.step("a tampered package is refused: the server decides it", async () => {
+        const r = await buyer.post("/api/payment/hitpay/mlbb", { ...body, package: "mlbb" });
+        assert.equal(r.status, 409, r.text);
+        assert.match(r.json.error, /different package/);
+      });
+
+      await t.step("a tampered cost changes nothing HitPay is asked to charge", async () => {
+        const r = await buyer.post("/api/payment/hitpay/mlbb", { ...body, cost: 0.0001 });
+        assert.equal(r.status, 201, r.text);
+        orders.cheapCost = r.json.orderID;
+        const request = await paymentRequestOf(server.url, r.json.orderID);
+        assert.equal(request.amount, price.toFixed(2));
+      });
+
+      await t.step("a payment answers the order number and HitPay's checkout page", async () => {
+        const r = await buyer.post("/api/payment/hitpay/mlbb", body);
+        assert.equal(r.status, 201, r.text);
+        assert.deepEqual(Object.keys(r.json).sort(), ["orderID", "paymentUrl"]);
+        assert.match(r.json.orderID, /^C[0-9A-Z]{12,}$/);
+        const request = await paymentRequestOf(server.url, r.json.orderID);
+        assert.ok(r.json.paymentUrl.includes(request.id), r.json.paymentUrl);
+        orders.main = r.json.orderID;
+        assert.equal(
+          await waitForStatus(buyer, orders.main, ["pending-customer-payment"]),
+          "pending-customer-payment",
+        );
+      });
+
+      const fields = async (overrides: Record<string, string> = {}) => ({
+        payment_id: `pay-${orders.main}`,
+        payment_request_id: (await paymentRequestOf(server.url, orders.main)).id,
+        reference_number: orders.main,
+        phone: "",
+        amount: price.toFixed(2),
+        currency: "SGD",
+        status: "completed",
+        ...overrides,
+      });
+
+      await t.step("a webhook with one flipped byte gets 401 and changes nothing", async () => {
+        const good = signedWebhook(await fields());
+        const at = good.indexOf("amount=") + "amount=".length;
+        const flipped = good.slice(0, at) + String.fromCharCode(good.charCodeAt(at) ^ 1) +
+          good.slice(at + 1);
+        const r = await postWebhook(server.url, flipped);
+        assert.equal(r.status, 401);
+        assert.ok(r.json.error);
+        assert.equal((await postWebhook(server.url, "garbage")).status, 401);
+        assert.equal(
+          (await buyer.get(`/api/order/${orders.main}/status`)).json.status,
+          "pending-customer-payment",
+        );
+      });
+
+      await t.step("an amount or currency mismatch is refused and changes nothing", async () => {
+        const more = centsToDollars(priceCents + 1).toFixed(2);
+        const amount = await postWebhook(
+          server.url,
+          signedWebhook(await fields({ payment_id: "pay-other-amount", amount: more })),
+        );
+        assert.equal(amount.status, 409);
+        assert.match(amount.json.error, /amount/);
+        const currency = await postWebhook(
+          server.url,
+          signedWebhook(await fields({ payment_id: "pay-other-currency", currency: "USD" })),
+        );
+        assert.equal(currency.status, 409);
+        assert.match(currency.json.error, /currency/);
+        const otherRequest = await postWebhook(
+          server.url,
+          signedWebhook(await fields({ payment_id: "pay-x", payment_request_id: "forged-id" })),
+        );
+        assert.equal(otherRequest.status, 409);
+        assert.equal(
+          (await buyer.get(`/api/order/${orders.main}/status`)).json.status,
+          "pending-customer-payment",
+        );
+      });
+
+      await t.step(
+        "the same valid webhook 100 times makes one transition and one supplier order",
+        async () => {
+          const webhook = signedWebhook(await fields());
+          const answers = [];
+          for (let i = 0; i < 40; i++) answers.push(await postWebhook(server.url, webhook));
+          answers.push(
+            ...await Promise.all(
+              Array.from({ length: 60 }, () => postWebhook(server.url, webhook)),
+            ),
+          );
+          assert.ok(answers.every((a) => a.status === 200), JSON.stringify(answers.slice(0, 3)));
+          assert.equal(answers.filter((a) => a.json.duplicate === false).length, 1);
+          assert.equal(
+            await waitForStatus(buyer, orders.main, ["successful", "error"]),
+            "successful",
+          );
+          const placed = (await simControl(server.url, "elitedias", "listOrders") as {
+            reference: string;
+          }[]).filter((o) => o.reference === orders.main);
+          assert.equal(placed.length, 1);
+        },
+      );
+
+      await t.step("a late failed webhook never undoes a payment", async () => {
+        const r = await postWebhook(
+          server.url,
+          signedWebhook(await fields({ status: "failed" })),
+        );
+        assert.equal(r.status, 200);
+        assert.equal(
+          (await buyer.get(`/api/order/${orders.main}/status`)).json.status,
+          "successful",
+        );
+      });
+
+      await t.step("one paid and one delivered receipt, however many webhooks", async () => {
+        const receipts = async () =>
+          ((await admin.get("/api/sent-emails")).json.emails as { subject: string; to: string }[])
+            .filter((e) => e.subject.includes(orders.main));
+        for (let i = 0; i < 100 && (await receipts()).length < 2; i++) {
+          await new Promise((ok) => setTimeout(ok, 100));
+        }
+        assert.deepEqual((await receipts()).map((e) => [e.to, e.subject]).sort(), [
+          ["ana@example.com", `Order ${orders.main} delivered`],
+          ["ana@example.com", `Payment received for order ${orders.main}`],
+        ]);
+      });
+
+      await t.step("the status call reveals only the status; unknown orders are 404", async () => {
+        const r = await consumerAt(server.url, "198.51.100.9").get(
+          `/api/order/${orders.main}/status`,
+        );
+        assert.deepEqual(r.json, { status: "successful" });
+        assert.equal((await buyer.get("/api/order/CNOSUCHORDER123/status")).status, 404);
+      });
+
+      await t.step("a supplier failure after payment leaves the order in error", async () => {
+        await simControl(server.url, "elitedias", "rejectOrders");
+        const r = await buyer.post("/api/payment/hitpay/mlbb", body);
+        assert.equal(r.status, 201, r.text);
+        orders.failed = r.json.orderID;
+        const request = await paymentRequestOf(server.url, orders.failed);
+        await hitpaySim(server.url, "pay", [request.id]);
+        await hitpaySim(server.url, "awaitWebhooks");
+        assert.equal(await waitForStatus(buyer, orders.failed, ["successful", "error"]), "error");
+        await simControl(server.url, "elitedias", "acceptOrders");
+      });
+
+      await t.step("HitPay failing gives the spec's payment error and a 502", async () => {
+        await hitpaySim(server.url, "forceNext", ["error"]);
+        const r = await buyer.post("/api/payment/hitpay/mlbb", body);
+        assert.equal(r.status, 502);
+        assert.equal(r.json.error, "Failed to initiate payment, please try again.");
+      });
+
+      await t.step("an item hidden for consumers is not sold to them", async () => {
+        const hidden = special.gameItems.find((i) => i.nameSupplier !== item.nameSupplier)!;
+        const save = {
+          ...mlbb,
+          packages: mlbb.packages.map((p) =>
+            p.name !== "mlbb_special" ? p : {
+              ...p,
+              gameItems: p.gameItems.map((i) =>
+                i.nameSupplier === hidden.nameSupplier ? { ...i, isHiddenConsumer: true } : i
+              ),
+            }
+          ),
+        };
+        const put = await admin.request("PUT", `/api/game/${mlbb._id}`, save);
+        assert.equal(put.status, 200, put.text);
+        const hiddenPrice = centsToDollars(
+          computeConsumerPrice(hidden, { markupPercent: special.markupConsumer }),
+        );
+        const r = await buyer.post(
+          "/api/payment/hitpay/mlbb",
+          paymentBody(hidden.nameSupplier, hiddenPrice),
+        );
+        assert.equal(r.status, 404, r.text);
+        assert.equal(r.json.error, "Item not found");
+      });
+    } finally {
+      await server.stop();
+    }
+    try {
+      await withHandle(tdb, async (db) => {
+        const failed = await db.selectFrom("orders").select(["status", "last_error"])
+          .where("id", "=", orders.failed).executeTakeFirstOrThrow();
+        assert.equal(failed.status, "error");
+        assert.match(failed.last_error ?? "", /Out of stock/);
+        const events = await db.selectFrom("payment_events").select(["event_key", "outcome"])
+          .where("order_id", "=", orders.main).orderBy("id").execute();
+        assert.deepEqual(events.map((e) => e.outcome), [
+          "refused: amount does not match the order",
+          "refused: currency does not match the order",
+          "refused: payment request does not match the order",
+          "paid",
+          "payment failed; order stays successful",
+        ]);
+        const charged = await db.selectFrom("orders").select(["amount_cents", "status"])
+          .where("buyer_type", "=", "consumer").execute();
+        assert.ok(charged.every((o) => Number(o.amount_cents) === priceCents));
+        const consumers = await db.selectFrom("consumers").select(["name", "email"]).execute();
+        assert.deepEqual(consumers, [{ name: "Ana Buyer", email: "ana@example.com" }]);
+        const unreachable = await db.selectFrom("orders").select(["status", "last_error"])
+          .where("buyer_type", "=", "consumer").where("status", "=", "cancelled").execute();
+        assert.equal(unreachable.length, 1, "the order HitPay never took is cancelled");
+      });
+    } finally {
+      await tdb.drop();
+    }
+  },
+});

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import {
+  AWAITING_PAYMENT,
+  DELIVERED,
+  type PayableOrder,
+  PAYMENT_RECEIVED,
+  paymentEffect,
+  type PaymentReport,
+} from "../../src/domain/payments/consumer-states.ts";
+
+const order: PayableOrder = {
+  status: AWAITING_PAYMENT,
+  buyer_type: "consumer",
+  amount_cents: 1234,
+  payment_provider: "hitpay",
+  payment_reference: "req-1",
+};
+const completed: PaymentReport = {
+  provider: "hitpay",
+  paymentRequestId: "req-1",
+  status: "completed",
+  amountCents: 1234,
+  currency: "SGD",
+};
+
+Deno.test("[payment rules] a matching completed payment pays an order awaiting payment", () => {
+  assert.deepEqual(paymentEffect(order, completed), { kind: "pay" });
+});
+
+Deno.test("[payment rules] amount, currency, request or buyer mismatches are refused", () => {
+  const refusal = (o: PayableOrder | undefined, r: PaymentReport) => {
+    const effect = paymentEffect(o, r);
+    assert.equal(effect.kind, "refuse");
+    return effect.kind === "refuse" ? effect.reason : "";
+  };
+  assert.match(refusal(order, { ...completed, amountCents: 1235 }), /amount/);
+  assert.match(refusal(order, { ...completed, amountCents: 1233 }), /amount/);
+  assert.match(refusal(order, { ...completed, currency: "USD" }), /currency/);
+  assert.match(refusal(order, { ...completed, paymentRequestId: "req-2" }), /payment request/);
+  assert.match(refusal(undefined, completed), /no consumer order/);
+  assert.match(refusal({ ...order, buyer_type: "reseller" }, completed), /no consumer order/);
+  assert.match(refusal({ ...order, payment_provider: "manual" }, completed), /no consumer order/);
+});
+
+Deno.test("[payment rules] states only move forward: later reports are recorded only", () => {
+  for (const status of [PAYMENT_RECEIVED, DELIVERED, "error", "cancelled"]) {
+    assert.equal(paymentEffect({ ...order, status }, completed).kind, "record");
+    assert.equal(
+      paymentEffect({ ...order, status }, { ...completed, status: "failed" }).kind,
+      "record",
+    );
+  }
+  assert.equal(paymentEffect(order, { ...completed, status: "failed" }).kind, "record");
+  assert.equal(paymentEffect(order, { ...completed, status: "pending" }).kind, "record");
+});
+
+Deno.test("[payment rules] a report before the payment request id is stored asks for a retry", () => {
+  assert.deepEqual(paymentEffect({ ...order, payment_reference: null }, completed), {
+    kind: "retry",
+  });
+  assert.equal(
+    paymentEffect({ ...order, status: "cancelled", payment_reference: null }, completed).kind,
+    "refuse",
+  );
+});
