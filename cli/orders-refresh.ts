@@ -1,14 +1,15 @@
 import type { Command } from "commander";
 import { refreshOpenOrders } from "../src/domain/orders/reseller-orders.ts";
-import { cliSuppliers, withDb } from "./io.ts";
+import { cliSiteUrl, cliSuppliers, withDb } from "./io.ts";
 
 /** `orders refresh [--pending]`: reconciles open orders with the suppliers (cron-safe). */
 export function registerOrdersRefresh(orders: Command): void {
   orders
     .command("refresh")
     .description(
-      "Ask the suppliers about every new or pending reseller order and move each forward " +
-        "(refunding definitive failures once); safe to run from cron, also in parallel",
+      "Ask the suppliers about every new or pending reseller order and every paid consumer order " +
+        "not yet delivered, and move each forward (refunding reseller failures once); safe to " +
+        "run from cron, also in parallel",
     )
     .option("--pending", "only orders already accepted by a supplier (status pending)")
     .option("--json", "print the result as JSON")
@@ -17,6 +18,7 @@ export function registerOrdersRefresh(orders: Command): void {
       const result = await withDb((db) =>
         refreshOpenOrders(db, suppliers, {
           onlyPending: !!opts.pending,
+          siteUrl: cliSiteUrl(),
           onProgress: (done, total) => {
             if (!opts.json && (done % 50 === 0 || done === total)) {
               console.error(`checked ${done}/${total}`);

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import {
   findResellerOrder,
+  listConsumerOrdersInStatus,
   listOpenResellerOrders,
   listResellerOrders,
 } from "../../db/repositories/orders.ts";
@@ -8,6 +9,8 @@ import { listBalanceEntries } from "../../db/repositories/ledger.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { BalanceEntryDto, ResellerOrderDto } from "../../shared/order-types.ts";
 import { NotFoundError } from "../errors.ts";
+import { forEachConcurrently } from "../concurrency.ts";
+import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 import { refreshOrder } from "./fulfil.ts";
 import { presentBalanceEntry, presentResellerOrder } from "./present.ts";
 
@@ -40,8 +43,9 @@ export async function refreshOwnOrder(
 }
 
 /**
- * Refreshes open orders (new or pending), a few at a time; for one reseller, or for all when
- * no reseller is given (the CLI's reconciliation). Returns how many were checked.
+ * Refreshes open orders a few at a time: a reseller's new or pending orders, or, when no reseller
+ * is given (the CLI's reconciliation), every reseller's and every paid consumer order still
+ * waiting for delivery. Returns how many were checked and how many could not be.
  */
 export async function refreshOpenOrders(
   db: Db,
@@ -49,23 +53,21 @@ export async function refreshOpenOrders(
   options: {
     resellerId?: string;
     onlyPending?: boolean;
+    /** Base of the links in consumer receipts. */
+    siteUrl?: string;
     onProgress?: (done: number, total: number) => void;
   },
 ): Promise<{ checked: number; failed: number }> {
   const open = await listOpenResellerOrders(db, { ...options, limit: 10_000 });
-  let done = 0;
-  let failed = 0;
-  const queue = [...open];
-  const worker = async () => {
-    for (let order = queue.shift(); order; order = queue.shift()) {
-      try {
-        await refreshOrder(db, suppliers, order.id);
-      } catch {
-        failed++;
-      }
-      options.onProgress?.(++done, open.length);
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
+  if (!options.resellerId) {
+    const paid = await listConsumerOrdersInStatus(db, PAYMENT_RECEIVED, 10_000);
+    open.push(...paid.filter((o) => !options.onlyPending || o.supplier_order_id !== null));
+  }
+  const { failed } = await forEachConcurrently(
+    open,
+    4,
+    async (order) => void await refreshOrder(db, suppliers, order.id, options.siteUrl),
+    options.onProgress,
+  );
   return { checked: open.length, failed };
 }

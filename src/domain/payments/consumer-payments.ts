@@ -22,6 +22,7 @@ import { verifyHitPayWebhook } from "../../integrations/hitpay/webhook.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
 import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../rate-limit.ts";
+import { forEachConcurrently } from "../concurrency.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import {
   AWAITING_PAYMENT,
@@ -172,18 +173,9 @@ export async function reconcileHitPayPayments(
   const open = (await listConsumerOrdersInStatus(db, AWAITING_PAYMENT, 10_000))
     .filter((o) => o.payment_provider === HITPAY && o.payment_reference);
   let paid = 0;
-  let failed = 0;
-  const queue = [...open];
-  const worker = async () => {
-    for (let order = queue.shift(); order; order = queue.shift()) {
-      try {
-        if (await reconcileHitPayPayment(db, hitpay, order, siteUrl) === "paid") paid++;
-      } catch {
-        failed++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
+  const { failed } = await forEachConcurrently(open, 4, async (order) => {
+    if (await reconcileHitPayPayment(db, hitpay, order, siteUrl) === "paid") paid++;
+  });
   return { checked: open.length, paid, failed };
 }
 
