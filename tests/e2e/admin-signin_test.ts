@@ -49,6 +49,7 @@ Deno.test({
       await page.getByLabel("Verification code").fill(generateTotpCode(secret));
       await page.getByRole("button", { name: "Verify" }).click();
       await page.waitForURL("**/admin/home");
+      await waitForIslands(page);
       await page.getByText(`Welcome ${DEMO_ADMIN.name}`).waitFor();
 
       await page.getByRole("button", { name: "Settings" }).click();
