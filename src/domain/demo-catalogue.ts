@@ -7,6 +7,14 @@ import { MLBB_SUPPLIER_NAME, MOBILE_LEGENDS } from "./games.ts";
 import { UpstreamError } from "./errors.ts";
 import { parseDecimal } from "./money.ts";
 
+/**
+ * The demo's game tiles: original SVG artwork (no vendor images) shipped in static/games and
+ * served with the client build.
+ */
+function demoTile(name: string): string {
+  return `/games/${name}.svg`;
+}
+
 const MLBB_PACKAGES = [
   { name: "mlbb", description: "Standard Mobile Legends diamonds" },
   { name: "mlbb_special", description: "Special region packages" },
@@ -54,6 +62,7 @@ export async function createMobileLegendsGame(
     has_packages: true,
     priority: 1,
     tagline: "Diamonds delivered in minutes",
+    game_image: demoTile("mobile-legends"),
     requires_server_id: true,
     game_currency: "Diamonds",
     consumer_markup: options.consumerMarkup,
@@ -75,14 +84,22 @@ const DEMO_LAUNCHES = [
     name: "Genshin Impact (EliteDias)",
     gameCurrency: "Genesis Crystals",
     requiresServerID: true,
+    gameImage: demoTile("genshin"),
   },
-  { supplier: "elephant", supplierName: "pubgm", name: "PUBG Mobile", gameCurrency: "UC" },
+  {
+    supplier: "elephant",
+    supplierName: "pubgm",
+    name: "PUBG Mobile",
+    gameCurrency: "UC",
+    gameImage: demoTile("pubg-mobile"),
+  },
   {
     supplier: "elephant",
     supplierName: "honkai_star_rail",
     name: "Honkai: Star Rail",
     gameCurrency: "",
     requiresServerID: true,
+    gameImage: demoTile("honkai-star-rail"),
   },
   {
     supplier: "monkey",
@@ -90,6 +107,7 @@ const DEMO_LAUNCHES = [
     supplierGameID: "2362359",
     name: "Free Fire",
     gameCurrency: "Diamonds",
+    gameImage: demoTile("free-fire"),
   },
   {
     supplier: "monkey",
@@ -99,6 +117,7 @@ const DEMO_LAUNCHES = [
     gameCurrency: "",
     requiresServerID: true,
     requiresCharacterName: true,
+    gameImage: demoTile("ragnarok-origin"),
   },
   {
     supplier: "monkey",
@@ -106,6 +125,7 @@ const DEMO_LAUNCHES = [
     supplierGameID: "4233885",
     name: "Valorant",
     gameCurrency: "Points",
+    gameImage: demoTile("valorant"),
   },
 ];
 

@@ -72,6 +72,49 @@ export function presentGame(row: GameRow): GameDto {
   };
 }
 
+/** Who a game is listed to; each has its own hidden flag on every item. */
+export type Audience = "reseller" | "consumer";
+
+/** The catalogue parts of a game that decide whether anything in it can be bought. */
+export interface GameCatalogueShape {
+  hasPackages: boolean;
+  gameItems: GameItemDto[];
+  packages: GamePackageDto[];
+}
+
+/**
+ * Issue 12: a game is listed to an audience only when it has an item that audience can pick (in
+ * a package that is not hidden, for a game with packages). A game just created with a name only
+ * is therefore not listed until an admin gives it items. Out of stock does not count: that game
+ * stays listed and shows the spec's out-of-stock banner.
+ */
+export function isPurchasable(game: GameCatalogueShape, audience: Audience): boolean {
+  const listed = (item: GameItemDto) =>
+    audience === "reseller" ? !item.isHiddenReseller : !item.isHiddenConsumer;
+  if (game.hasPackages) {
+    return game.packages.some((p) => !p.isHidden && p.gameItems.some(listed));
+  }
+  return game.gameItems.some(listed);
+}
+
+function catalogueOf(row: GameRow): GameCatalogueShape {
+  return {
+    hasPackages: row.has_packages,
+    gameItems: row.game_items as GameItemDto[],
+    packages: row.packages as GamePackageDto[],
+  };
+}
+
+/** isPurchasable over a stored game row. */
+export function isGameRowPurchasable(row: GameRow, audience: Audience): boolean {
+  return isPurchasable(catalogueOf(row), audience);
+}
+
+/** The game rows an audience may buy from (see isPurchasable), in priority order. */
+export function purchasableGames(rows: GameRow[], audience: Audience): GameRow[] {
+  return rows.filter((row) => isGameRowPurchasable(row, audience));
+}
+
 /** Every game, for the admin console, ordered by priority. */
 export async function listGamesForAdmin(db: Db): Promise<GameDto[]> {
   return (await listGameRows(db)).map(presentGame);
@@ -79,13 +122,14 @@ export async function listGamesForAdmin(db: Db): Promise<GameDto[]> {
 
 /**
  * The reseller's games grid: hidden games only for the privileged reseller accounts (spec §2/§6;
- * which accounts is configuration, PRIVILEGED_RESELLERS).
+ * which accounts is configuration, PRIVILEGED_RESELLERS), and never a game with nothing a
+ * reseller can buy (issue 12).
  */
 export async function listGamesForReseller(
   db: Db,
   privileged: boolean,
 ): Promise<ResellerGameDto[]> {
-  return (await listGameRows(db))
+  return purchasableGames(await listGameRows(db), "reseller")
     .filter((g) => privileged || !g.is_hidden)
     .map((g) => ({
       _id: g.id,
@@ -239,5 +283,6 @@ export async function listLaunchedGames(db: Db) {
       supplierName: g.supplier_name,
       supplierGameID: g.supplier_game_id ?? "",
       hasPackages: g.has_packages,
+      packageNames: (g.packages as GamePackageDto[]).map((p) => p.supplierPackageName),
     }));
 }

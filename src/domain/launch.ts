@@ -71,6 +71,27 @@ export async function readSupplierOffer(
   );
 }
 
+/**
+ * The supplier's named servers for a game (label → value), read the way the admin's Suppliers
+ * screen reads them (POST /api/server_list/ed and /mg); empty when the game has no list, null
+ * when the supplier did not answer.
+ */
+export async function readSupplierServers(
+  suppliers: Suppliers,
+  supplier: "monkey" | "elephant",
+  supplierName: string,
+  supplierGameID: string,
+): Promise<Record<string, string> | null> {
+  if (supplier === "elephant") {
+    const r = await suppliers.elitedias.serverList(supplierName);
+    return r.ok ? r.value : null;
+  }
+  const id = Number(supplierGameID);
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const r = await suppliers.moogold.serverList(id);
+  return r.ok ? r.value ?? {} : null;
+}
+
 /** True for a supplier price of zero: spec §5, launch skips those variations. */
 function isFree(cost: string): boolean {
   return parseDecimal(cost).units === 0n;
@@ -132,6 +153,16 @@ export async function launchGame(
   if (!offer) throw new UpstreamError(LAUNCH_FAILED);
   const gameItems = itemsFromOffer(input, offer);
   if (!gameItems.length) throw new UpstreamError(`${LAUNCH_FAILED}: the supplier offers no items`);
+  // Spec §2: a game with a server list is ordered from a dropdown of its named servers, and the
+  // supplier only accepts its own values, so a launch without servers takes the supplier's list.
+  const servers = Object.keys(input.servers).length ? input.servers : await readSupplierServers(
+    suppliers,
+    input.supplier,
+    input.supplierName,
+    input.supplierGameID,
+  );
+  if (!servers) throw new UpstreamError(LAUNCH_FAILED);
+  const hasServers = Object.keys(servers).length > 0;
 
   const row = await db.transaction().execute(async (trx) => {
     const launched = await countLaunchedGames(trx);
@@ -147,9 +178,9 @@ export async function launchGame(
       reseller_markup: JSON.stringify(input.resellerMarkup),
       reseller_markup_all: input.resellerMarkupAll,
       markup_for_individual_resellers: input.markupForIndividualResellers,
-      requires_server_id: input.requiresServerID,
+      requires_server_id: input.requiresServerID || hasServers,
       requires_character_name: input.requiresCharacterName,
-      servers: JSON.stringify(input.servers),
+      servers: JSON.stringify(servers),
       game_image: input.gameImage,
       is_hidden: input.isHidden,
       game_currency: input.gameCurrency,

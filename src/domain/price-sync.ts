@@ -8,7 +8,7 @@ import {
 import { insertAudit } from "../db/repositories/audit-log.ts";
 import type { Suppliers } from "../integrations/suppliers.ts";
 import type { GameItemDto, GamePackageDto } from "../shared/game-types.ts";
-import { readSupplierOffer } from "./launch.ts";
+import { readSupplierOffer, readSupplierServers } from "./launch.ts";
 import { MLBB_SUPPLIER_NAME } from "./games.ts";
 import { NotFoundError } from "./errors.ts";
 
@@ -21,6 +21,8 @@ export interface SyncReport {
   changed: number;
   /** Items the supplier no longer offers (left as they were). */
   missing: string[];
+  /** Whether the game's server list was replaced by the supplier's. */
+  serversUpdated: boolean;
   error?: string;
 }
 
@@ -45,8 +47,34 @@ function repriceItems(
 }
 
 /**
+ * The supplier's server list when it has one that the game does not carry yet (launched before
+ * the list existed, or seeded without it); undefined when there is nothing to store. A supplier
+ * that does not answer leaves the servers alone: the prices still sync.
+ */
+async function supplierServersToStore(
+  suppliers: Suppliers,
+  row: GameRow,
+): Promise<Record<string, string> | undefined> {
+  const supplier = row.supplier as "monkey" | "elephant";
+  const list = await readSupplierServers(
+    suppliers,
+    supplier,
+    row.supplier_name,
+    row.supplier_game_id ?? "",
+  );
+  if (!list || !Object.keys(list).length) return undefined;
+  return sameServers(list, row.servers) ? undefined : list;
+}
+
+function sameServers(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k] === a[k]);
+}
+
+/**
  * Re-reads supplier costs for one launched game (for Mobile Legends, each package from its own
- * EliteDias game) and stores them. A supplier that fails leaves the game unchanged.
+ * EliteDias game) and stores them, with the supplier's server list when it has one. A supplier that fails leaves
+ * the game unchanged.
  */
 export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): Promise<SyncReport> {
   const report: SyncReport = {
@@ -55,6 +83,7 @@ export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): P
     ok: false,
     changed: 0,
     missing: [],
+    serversUpdated: false,
   };
   const supplier = row.supplier;
   if (supplier !== "monkey" && supplier !== "elephant") {
@@ -62,6 +91,7 @@ export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): P
   }
   let gameItems = row.game_items as GameItemDto[];
   let packages = row.packages as GamePackageDto[];
+  let servers: Record<string, string> | undefined;
   if (row.has_packages) {
     const next: GamePackageDto[] = [];
     for (const pkg of packages) {
@@ -83,15 +113,17 @@ export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): P
     const r = repriceItems(gameItems, offer, report.missing);
     report.changed = r.changed;
     gameItems = r.items;
+    servers = await supplierServersToStore(suppliers, row);
+    report.serversUpdated = servers !== undefined;
   }
-  if (report.changed) {
-    await updateGameCatalogue(db, row.id, { gameItems, packages });
+  if (report.changed || servers) {
+    await updateGameCatalogue(db, row.id, { gameItems, packages, servers });
     await insertAudit(db, {
       actorType: "system",
       action: "game.sync_prices",
       targetType: "game",
       targetId: row.id,
-      after: { changed: report.changed },
+      after: { changed: report.changed, ...(servers ? { servers } : {}) },
     });
   }
   return { ...report, ok: true };

@@ -1,7 +1,13 @@
 import type { Db } from "../db/client.ts";
 import type { Suppliers } from "../integrations/suppliers.ts";
 import type { GameDto } from "../shared/game-types.ts";
-import { type Actor, LAUNCH_FAILED, launchGame, LaunchGameSchema } from "./launch.ts";
+import {
+  type Actor,
+  LAUNCH_FAILED,
+  launchGame,
+  LaunchGameSchema,
+  readSupplierServers,
+} from "./launch.ts";
 import { UpstreamError } from "./errors.ts";
 
 export interface SupplierLaunchOptions {
@@ -27,29 +33,28 @@ export async function launchFromSupplier(
   actor: Actor,
 ): Promise<GameDto> {
   let fields: string[];
-  let servers: Record<string, string>;
   let supplierName = options.game;
   let supplierNotes = "";
+  const servers = () =>
+    readSupplierServers(suppliers, options.supplier, options.game, options.game);
+  let serverList: Record<string, string> | null;
   if (options.supplier === "elephant") {
-    const [f, s] = await Promise.all([
-      suppliers.elitedias.gameFields(options.game),
-      suppliers.elitedias.serverList(options.game),
-    ]);
-    if (!f.ok || !s.ok) throw new UpstreamError(LAUNCH_FAILED);
+    const [f, s] = await Promise.all([suppliers.elitedias.gameFields(options.game), servers()]);
+    if (!f.ok) throw new UpstreamError(LAUNCH_FAILED);
     fields = f.value.fields;
     supplierNotes = f.value.notes;
-    servers = s.value;
+    serverList = s;
   } else {
-    const id = Number(options.game);
     const [d, s] = await Promise.all([
-      suppliers.moogold.productDetail(id),
-      suppliers.moogold.serverList(id),
+      suppliers.moogold.productDetail(Number(options.game)),
+      servers(),
     ]);
-    if (!d.ok || !s.ok) throw new UpstreamError(LAUNCH_FAILED);
+    if (!d.ok) throw new UpstreamError(LAUNCH_FAILED);
     fields = d.value.fields;
-    servers = s.value ?? {};
     supplierName = d.value.name;
+    serverList = s;
   }
+  if (!serverList) throw new UpstreamError(LAUNCH_FAILED);
   const input = LaunchGameSchema.parse({
     name: options.name,
     tagline: options.tagline ?? "",
@@ -59,9 +64,9 @@ export async function launchFromSupplier(
     supplierGameID: options.supplier === "monkey" ? options.game : "",
     consumerMarkup: options.consumerMarkup,
     resellerMarkupAll: options.resellerMarkupAll,
-    requiresServerID: fields.some((f) => /server/i.test(f)) || Object.keys(servers).length > 0,
+    requiresServerID: fields.some((f) => /server/i.test(f)) || Object.keys(serverList).length > 0,
     requiresCharacterName: fields.some((f) => /character|nickname|ign/i.test(f)),
-    servers,
+    servers: serverList,
     isHidden: options.isHidden ?? false,
     gameCurrency: options.gameCurrency ?? "",
   });

@@ -250,12 +250,16 @@ export interface MoogoldValidation {
   message: string;
 }
 
-/** POST /api/product_validate: MooGold validate, keyed by the product's own field labels. */
+/**
+ * POST /api/product_validate: MooGold validate, keyed by the product's own field labels; a
+ * character-name field gets the name the buyer typed, since validate checks every field.
+ */
 export async function validateMoogoldAccount(
   suppliers: Suppliers,
   productId: number,
   userid: string,
   serverid: string,
+  characterName = "",
 ): Promise<MoogoldValidation> {
   const detail = await suppliers.moogold.productDetail(productId);
   if (!detail.ok) throw new UpstreamError(`Failed to verify ID: ${detail.message}`);
@@ -263,6 +267,9 @@ export async function validateMoogoldAccount(
   detail.value.fields.forEach((label, i) => {
     if (i === 0) fields[label] = userid;
     else if (/server|zone/i.test(label)) fields[label] = serverid;
+    else if (characterName && /character|nickname|ign/i.test(label)) {
+      fields[label] = characterName;
+    }
   });
   const r = await suppliers.moogold.validate(productId, fields);
   if (!r.ok) {

@@ -10,7 +10,10 @@ export interface TwoFactorProps {
   secret?: string;
 }
 
-/** Spec §4: after more than 2 failed codes the route is replaced with /. */
+/**
+ * Spec §4: after more than 2 failed codes the route is replaced with /. The flag tells / to say
+ * why (issue 12): the attempt ended and sign-in starts again.
+ */
 const MAX_FAILURES = 2;
 
 export default function TwoFactor({ username, qr, secret }: TwoFactorProps) {
@@ -45,7 +48,7 @@ export default function TwoFactor({ username, qr, secret }: TwoFactorProps) {
       setBusy(false);
       form.reset();
       if (count > MAX_FAILURES) {
-        location.replace("/");
+        location.replace("/?signin=ended");
         return;
       }
       setError("Verification failed, Please try again.");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MLBB_PACKAGES } from "../domain/verification.ts";
+import { firstBillingProblem } from "../shared/consumer-storefront.ts";
 
 const text = (max: number) => z.string().trim().max(max);
 const id = (label: string) =>
@@ -7,19 +8,24 @@ const id = (label: string) =>
     z.string().min(1, `${label} is required`).max(64),
   );
 
-// The spec's billing checks (§5), with its texts, for a request that skipped the page's checks.
+// The page's billing checks (spec §5, src/shared/consumer-storefront.ts) again on the server, for a
+// request that skipped the page. An API caller may leave out confirmEmail and paymentMethod (the
+// path names the provider); when sent they are checked like the page does.
 const Consumer = z.object({
-  firstName: text(100).min(1, "Please enter first name"),
+  firstName: text(100),
   lastName: text(100).default(""),
-  phone: text(40).min(1, "Please enter phone number with country code"),
-  email: z.string().trim().min(1, "Please enter email address").max(254)
-    .pipe(z.email("Please enter a valid email address")),
-  confirmEmail: z.string().trim().max(254).optional(),
-  paymentMethod: z.enum(["paynow", "manual"], "Please select payment method").optional(),
-}).refine(
-  (c) => c.confirmEmail === undefined || c.confirmEmail.toLowerCase() === c.email.toLowerCase(),
-  { message: "Email addresses do not match", path: ["confirmEmail"] },
-);
+  phone: text(40),
+  email: text(254),
+  confirmEmail: text(254).optional(),
+  paymentMethod: text(20).optional(),
+}).superRefine((c, ctx) => {
+  const problem = firstBillingProblem({
+    ...c,
+    confirmEmail: c.confirmEmail ?? c.email,
+    paymentMethod: c.paymentMethod ?? "paynow",
+  });
+  if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: [problem.field] });
+});
 
 /**
  * POST /api/payment/{provider}/mlbb (spec §7 Consumer). `amount` and `package` are what the page
@@ -40,3 +46,9 @@ export const ConsumerPaymentBody = z.object({
 
 /** The spec's payment providers in the path; "hitpay" serves the paynow methods. */
 export const PaymentProvider = z.enum(["hitpay", "manual"]);
+
+/** POST /api/consumers/order: find an order by its number and the billing email. */
+export const ConsumerOrderLookupBody = z.object({
+  orderID: z.string().trim().min(1, "Order number is required").max(64),
+  email: z.string().trim().min(1, "Please enter email address").max(254),
+});

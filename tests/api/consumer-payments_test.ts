@@ -8,6 +8,7 @@ import {
   paymentBody,
   paymentRequestOf,
   postWebhook,
+  saveItemChanges,
   signedWebhook,
   waitForStatus,
 } from "../helpers/consumer-payments.ts";
@@ -200,19 +201,9 @@ Deno.test({
 
       await t.step("an item hidden for consumers is not sold to them", async () => {
         const hidden = special.gameItems.find((i) => i.nameSupplier !== item.nameSupplier)!;
-        const save = {
-          ...mlbb,
-          packages: mlbb.packages.map((p) =>
-            p.name !== "mlbb_special" ? p : {
-              ...p,
-              gameItems: p.gameItems.map((i) =>
-                i.nameSupplier === hidden.nameSupplier ? { ...i, isHiddenConsumer: true } : i
-              ),
-            }
-          ),
-        };
-        const put = await admin.request("PUT", `/api/game/${mlbb._id}`, save);
-        assert.equal(put.status, 200, put.text);
+        await saveItemChanges(admin, mlbb, "mlbb_special", hidden.nameSupplier, {
+          isHiddenConsumer: true,
+        });
         const hiddenPrice = centsToDollars(
           computeConsumerPrice(hidden, { markupPercent: special.markupConsumer }),
         );

@@ -56,21 +56,23 @@ Deno.test({
       });
       await signInDemoAdminInBrowser(page, server.url);
 
-      // Games list: seven demo games by priority, supplier emoji before the name.
+      // Games list: seven demo games by priority, the supplier's icon (labelled) before the name.
       await openGamesList(page);
       await page.getByRole("columnheader", { name: "Is Out of Stock" }).waitFor();
       const names = await page.locator("tbody tr td:first-child").allInnerTexts();
       assert.equal(names.length, 7);
-      assert.equal(names[0], "🐘 Mobile Legends");
-      assert.ok(names.includes("🐘 PUBG Mobile"), names.join(", "));
-      assert.ok(names.includes("🐒 Free Fire"), names.join(", "));
+      assert.equal(names[0], "Mobile Legends");
+      assert.ok(names.includes("PUBG Mobile"), names.join(", "));
+      assert.ok(names.includes("Free Fire"), names.join(", "));
+      await gameRow(page, "EliteDias Mobile Legends").waitFor();
+      await gameRow(page, "MooGold Free Fire").waitFor();
       await page.screenshot({ path: "/tmp/admin-games-list.png" });
 
       // PUBG Mobile has merchandise: Packages is unavailable.
       const pubg = await gameNamed(page, server.url, "PUBG Mobile");
       const item = pubg.gameItems[1];
       assert.equal(item.isHiddenReseller, false);
-      await gameRow(page, "🐘 PUBG Mobile").click();
+      await gameRow(page, "EliteDias PUBG Mobile").click();
       await page.getByRole("navigation", { name: "Breadcrumb" }).getByText("PUBG Mobile").waitFor();
       assert.equal(await page.getByRole("tab", { name: "Packages" }).isDisabled(), true);
       assert.equal(await page.getByRole("tab", { name: "Merchandise" }).isDisabled(), false);
@@ -143,7 +145,7 @@ Deno.test({
 
       // Mobile Legends has packages: Merchandise is unavailable, a package opens its items.
       await page.getByRole("button", { name: "Back" }).click();
-      await gameRow(page, "🐘 Mobile Legends").click();
+      await gameRow(page, "EliteDias Mobile Legends").click();
       assert.equal(await page.getByRole("tab", { name: "Merchandise" }).isDisabled(), true);
       await page.getByRole("tab", { name: "Packages" }).click();
       await gameRow(page, "mlbb_special").click();

@@ -36,13 +36,23 @@ async function openTab(page: Page, label: "EliteDias" | "MooGold") {
   await page.getByRole("tablist", { name: "Suppliers" }).getByRole("tab", { name: label }).click();
 }
 
-/** Opens the supplier game whose card name reads exactly `name`, after searching for it. */
-async function openGame(page: Page, name: string) {
-  await page.getByPlaceholder("Search game...").fill(name);
+/**
+ * Opens the supplier game whose card shows exactly `card` (its name, or the EliteDias code beside
+ * it) after searching for it; its detail is headed `heading`.
+ */
+async function openGame(page: Page, card: string, heading = card) {
+  await page.getByPlaceholder("Search game...").fill(card);
   await page.locator(".supplier-card").filter({
-    has: page.getByText(name, { exact: true }),
+    has: page.getByText(card, { exact: true }),
   }).click();
-  await page.getByRole("heading", { name, exact: true }).waitFor();
+  await page.getByRole("heading", { name: heading, exact: true }).waitFor();
+}
+
+/** The detail's launched note: the spec's words with a check icon labelled "launched". */
+async function waitForLaunchedNote(page: Page) {
+  const note = page.locator(".launched");
+  await note.getByText("This game has been launched").waitFor();
+  await note.getByRole("img", { name: "launched" }).waitFor();
 }
 
 Deno.test({
@@ -71,11 +81,18 @@ Deno.test({
         const genshinCard = page.locator(".supplier-card").filter({
           has: page.getByText("genshin", { exact: true }),
         });
-        assert.match(await genshinCard.innerText(), /Launched/);
+        assert.match(await genshinCard.innerText(), /^Genshin Impact\s+genshin\s+Launched$/);
+        // Mobile Legends sells mlbb_special and mlbb_global as its packages: both are launched.
+        for (const code of ["mlbb_special", "mlbb_global"]) {
+          const card = page.locator(".supplier-card").filter({
+            has: page.getByText(code, { exact: true }),
+          });
+          assert.match(await card.innerText(), /^Mobile Legends \(\w+\)\s+mlbb_\w+\s+Launched$/);
+        }
         await page.getByPlaceholder("Search game...").fill("ho");
         await page.locator(".supplier-card", { hasText: "honkai_star_rail" }).waitFor();
         assert.equal(await genshinCard.count(), 0, "the search hides games it does not match");
-        await openGame(page, "hok");
+        await openGame(page, "hok", "Honor of Kings");
 
         await page.getByText("$0.24", { exact: true }).waitFor();
         await page.getByText("$1.15", { exact: true }).waitFor();
@@ -103,7 +120,7 @@ Deno.test({
         await page.getByRole("button", { name: "Launch Game!" }).click();
 
         await page.getByText("Game successfully launched!", { exact: true }).waitFor();
-        await page.getByText("This game has been launched ✅", { exact: true }).waitFor();
+        await waitForLaunchedNote(page);
         assert.equal(await page.getByRole("button", { name: "Launch this Game" }).count(), 0);
 
         await page.getByRole("button", { name: "Back to Games" }).click();
@@ -139,7 +156,7 @@ Deno.test({
           await page.getByRole("button", { name: "Launch Game!" }).click();
 
           await page.getByText("Game successfully launched!", { exact: true }).waitFor();
-          await page.getByText("This game has been launched ✅", { exact: true }).waitFor();
+          await waitForLaunchedNote(page);
         },
       );
 
@@ -216,20 +233,19 @@ Deno.test({
 
         const before = await getJson<LaunchedEntry[]>(page, launchedUrl);
         await page.getByRole("button", { name: "Back to Games" }).click();
-        await openTab(page, "EliteDias");
-        await openGame(page, "mlbb_global");
-        await page.getByText("$0.85", { exact: true }).waitFor();
-        await simControl(server.url, "elitedias", "failEndpoint", [
-          "elitedias_api_denominations",
+        await openGame(page, "Mobile Legends");
+        await page.getByText("$1.55", { exact: true }).waitFor();
+        await simControl(server.url, "moogold", "failEndpoint", [
+          "product/product_detail",
           "error",
         ]);
         await page.getByRole("button", { name: "Launch this Game" }).click();
-        await page.getByLabel("Name", { exact: true }).fill("MLBB Global");
+        await page.getByLabel("Name", { exact: true }).fill("MLBB (MooGold)");
         await page.getByRole("button", { name: "Launch Game!" }).click();
         await page.getByRole("alert").filter({ hasText: "Error launching game" }).waitFor();
         assert.ok(alerts.includes("Error launching game"));
         assert.equal(await page.getByText("Game successfully launched!").count(), 0);
-        await simControl(server.url, "elitedias", "clearFaults", []);
+        await simControl(server.url, "moogold", "clearFaults", []);
 
         const after = await getJson<LaunchedEntry[]>(page, launchedUrl);
         assert.deepEqual(after, before, "a failed launch adds no game");

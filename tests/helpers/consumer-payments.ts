@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { HITPAY_SIMULATOR_CREDENTIALS } from "../../src/config.ts";
 import { signHitPayV1 } from "../../src/integrations/hitpay/webhook.ts";
 import { TestClient } from "./client.ts";
+import type { GameDto, GameItemDto } from "../../src/shared/game-types.ts";
 
 /** A Mobile Legends account the EliteDias simulator verifies for the mlbb_special package. */
 export const SPECIAL_ACCOUNT = { userid: "22222222", serverid: "2222" };
@@ -91,4 +92,25 @@ export async function waitForStatus(
     status = r.json.status;
   }
   return status;
+}
+
+/** Saves `game` with `changes` applied to item `denom` of package `pkg`, as the admin's toggles do. */
+export async function saveItemChanges(
+  admin: TestClient,
+  game: GameDto,
+  pkg: string,
+  denom: string,
+  changes: Partial<GameItemDto>,
+) {
+  const put = await admin.request("PUT", `/api/game/${game._id}`, {
+    ...game,
+    packages: game.packages.map((p) =>
+      p.name !== pkg ? p : {
+        ...p,
+        gameItems: p.gameItems.map((i) => i.nameSupplier === denom ? { ...i, ...changes } : i),
+      }
+    ),
+  });
+  assert.equal(put.status, 200, put.text);
+  return put.json as GameDto;
 }

@@ -64,16 +64,22 @@ export async function updateGameRowAtVersion(
     .executeTakeFirst();
 }
 
-/** Replaces a game's items and packages (price sync); bumps the version. */
+/**
+ * Replaces a game's items and packages (price sync) and, when given, its server list (which then
+ * also requires a server ID); bumps the version.
+ */
 export async function updateGameCatalogue(
   db: Db,
   id: string,
-  catalogue: { gameItems: unknown[]; packages: unknown[] },
+  catalogue: { gameItems: unknown[]; packages: unknown[]; servers?: Record<string, string> },
 ): Promise<void> {
   await db.updateTable("games")
     .set({
       game_items: JSON.stringify(catalogue.gameItems),
       packages: JSON.stringify(catalogue.packages),
+      ...(catalogue.servers
+        ? { servers: JSON.stringify(catalogue.servers), requires_server_id: true }
+        : {}),
       version: sql`version + 1`,
       updated_at: new Date(),
     })

@@ -15,7 +15,8 @@ import type { GameItemDto } from "../../shared/game-types.ts";
 import { NotFoundError, UpstreamError } from "../errors.ts";
 import { MLBB_SUPPLIER_NAME } from "../games.ts";
 import { decideMlbbPackage, type MlbbPackage, packageToOrder } from "../verification.ts";
-import { computeConsumerPrice, consumerMarkupFor, formatResellerItemName } from "../pricing.ts";
+import { computeConsumerPrice, consumerMarkupFor } from "../pricing.ts";
+import { consumerItemName } from "../consumer-catalogue.ts";
 import { assertClientPrice, newOrderId } from "../orders/place.ts";
 import { AWAITING_PAYMENT, CANCELLED, CONSUMER_CURRENCY } from "./consumer-states.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";
@@ -59,13 +60,6 @@ function findConsumerItem(items: GameItemDto[], denom: string): GameItemDto {
   const item = items.find((i) => i.nameSupplier === denom && !i.isHiddenConsumer);
   if (!item) throw new NotFoundError("Item not found");
   return item;
-}
-
-/** The item as the consumer saw it: its consumer header and subheader, digits with the currency. */
-function consumerItemName(item: GameItemDto, gameCurrency: string): string {
-  const header = item.nameConsumer.header.trim() || item.nameReseller;
-  const name = formatResellerItemName(header, gameCurrency);
-  return [name, item.nameConsumer.subheader.trim()].filter(Boolean).join(" ");
 }
 
 /** Prices the order from the catalogue and stores the consumer and the order, in one transaction. */

@@ -2,6 +2,7 @@
 // confirmation moves an order from awaiting payment to payment received, with the supplier job in
 // the same transaction. Every path calls markConsumerOrderPaid, the one transition.
 
+import { auditActor, type OperatorActor } from "../actor.ts";
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
@@ -206,13 +207,6 @@ export async function pollConsumerOrderStatus(
   return (await findOrderStatus(db, order.id)) ?? order.status;
 }
 
-/** Who confirms a manual payment (the CLI names the operator). */
-export interface PaymentActor {
-  type: "admin" | "cli";
-  id?: string;
-  name: string;
-}
-
 /**
  * An admin confirms (or cancels) a manual payment: the same transition as HitPay's webhook, with
  * an audit row in the same transaction. Only manual orders: a HitPay order is paid only by what
@@ -220,7 +214,7 @@ export interface PaymentActor {
  */
 export async function settleManualPayment(
   db: Db,
-  input: { orderId: string; cancel: boolean; actor: PaymentActor; siteUrl: string },
+  input: { orderId: string; cancel: boolean; actor: OperatorActor; siteUrl: string },
 ): Promise<OrderRow> {
   return await db.transaction().execute(async (trx) => {
     const before = await findOrderById(trx, input.orderId);
@@ -237,9 +231,7 @@ export async function settleManualPayment(
       throw new ConflictError(`Order ${before.id} is ${before.status}, not awaiting payment`);
     }
     await insertAudit(trx, {
-      actorType: input.actor.type,
-      actorId: input.actor.id,
-      actorName: input.actor.name,
+      ...auditActor(input.actor),
       action: input.cancel ? "order.cancel_manual_payment" : "order.confirm_manual_payment",
       targetType: "order",
       targetId: before.id,

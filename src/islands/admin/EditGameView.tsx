@@ -18,6 +18,7 @@ import { PackageView } from "./games/PackageView.tsx";
 import { LinksTab } from "./games/LinksTab.tsx";
 import { SettingsTab } from "./games/SettingsTab.tsx";
 import "../../styles/admin-games.css";
+import { TabList } from "../lib/TabList.tsx";
 
 export type EditGameViewProps = AdminViewProps;
 
@@ -132,23 +133,16 @@ export default function EditGameView({ go, gameId, mobile }: EditGameViewProps) 
           )
           : <span aria-current="page">{game.name}</span>}
       </div>
-      <div class="ag-tabs" role="tablist" aria-label="Game sections">
-        {TABS.map(({ key, label }) => (
-          <button
-            key={key}
-            type="button"
-            role="tab"
-            aria-selected={tab === key}
-            disabled={!tabAvailable(key, draft.hasPackages)}
-            onClick={() => {
-              setPackageIndex(null);
-              setTab(key);
-            }}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
+      <TabList
+        label="Game sections"
+        items={TABS}
+        current={tab}
+        available={(key) => tabAvailable(key, draft.hasPackages)}
+        onSelect={(key) => {
+          setPackageIndex(null);
+          setTab(key);
+        }}
+      />
       <div class="ag-tabpanel" role="tabpanel">
         {openPackage && packageIndex !== null
           ? (

@@ -2,14 +2,19 @@
 import { useEffect, useState } from "react";
 import type { GameDto, SupplierKind } from "../../shared/game-types.ts";
 import { callApi } from "../lib/api.ts";
+import { ElephantIcon, MonkeyIcon } from "../lib/icons.tsx";
 import type { AdminViewProps } from "./types.ts";
 import { failureText } from "./games/draft.ts";
 import "../../styles/admin-games.css";
 
 export type GamesViewProps = AdminViewProps;
 
-/** Spec §2: the supplier emoji prefixed to a game's name. */
-const SUPPLIER_EMOJI: Record<SupplierKind, string> = { monkey: "🐒", elephant: "🐘", others: "" };
+/** Spec §2: the supplier's mark (an inline icon, not emoji) prefixed to a game's name. */
+function SupplierMark({ supplier }: { supplier: SupplierKind }) {
+  if (supplier === "monkey") return <MonkeyIcon label="MooGold" />;
+  if (supplier === "elephant") return <ElephantIcon label="EliteDias" />;
+  return null;
+}
 
 const yesNo = (value: boolean) => value ? "Yes" : "No";
 
@@ -52,7 +57,12 @@ export default function GamesView({ go }: GamesViewProps) {
                   onClick={() => go("edit-game", game._id)}
                   onKeyDown={(e) => e.key === "Enter" && go("edit-game", game._id)}
                 >
-                  <td>{[SUPPLIER_EMOJI[game.supplier], game.name].filter(Boolean).join(" ")}</td>
+                  <td>
+                    <span class="ag-name">
+                      <SupplierMark supplier={game.supplier} />
+                      {game.name}
+                    </span>
+                  </td>
                   <td>{yesNo(game.hasPackages)}</td>
                   <td>{yesNo(game.isHidden)}</td>
                   <td>{yesNo(game.isOutOfStock)}</td>

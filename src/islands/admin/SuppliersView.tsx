@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { ElephantIcon, MonkeyIcon } from "../lib/icons.tsx";
 import "../../styles/admin-suppliers.css";
 import type { AdminViewProps } from "./types.ts";
 import type { LaunchedGame, Supplier, SupplierGame } from "./suppliers/types.ts";
@@ -8,10 +9,10 @@ import { useLoad } from "./suppliers/use-load.ts";
 import { SupplierGameList } from "./suppliers/SupplierGameList.tsx";
 import { SupplierGameDetail } from "./suppliers/SupplierGameDetail.tsx";
 
-/** Spec §2 Suppliers: one tab per supplier, with the emoji the games list uses for each. */
-const TABS: { key: Supplier; label: string }[] = [
-  { key: "elephant", label: "🐘 EliteDias" },
-  { key: "monkey", label: "🐒 MooGold" },
+/** Spec §2 Suppliers: one tab per supplier, with the mark the games list uses for each. */
+const TABS: { key: Supplier; label: string; Mark: typeof ElephantIcon }[] = [
+  { key: "elephant", label: "EliteDias", Mark: ElephantIcon },
+  { key: "monkey", label: "MooGold", Mark: MonkeyIcon },
 ];
 
 /** Spec §2 Suppliers: browse each supplier's catalogue and launch its games. */
@@ -47,7 +48,7 @@ export default function SuppliersView({ mobile }: AdminViewProps) {
             aria-selected={tab.key === supplier}
             onClick={() => chooseTab(tab.key)}
           >
-            {tab.label}
+            <tab.Mark /> {tab.label}
           </button>
         ))}
       </div>

@@ -1,16 +1,22 @@
 // Spec §2 My Account › Account Balance History: newest first, 20 per page; an order_placed row
-// with its order has an info popup with the order's id, date, item and amount.
+// with its order has an info popup with the order's id, date, item and amount. The admin's
+// reseller edit screen shows the same table, 10 per page (spec §9).
 import { useEffect, useState } from "react";
 import { BALANCE_TYPE_LABELS, type BalanceEntryDto } from "../../shared/order-types.ts";
 import { callApi } from "../lib/api.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
-import { failureText, formatDate, RESELLER_PAGE_SIZE, withGem } from "./format.ts";
-import { InfoPopup } from "./InfoPopup.tsx";
-import { Pagination } from "./Pagination.tsx";
+import { failureText, formatDate, RESELLER_PAGE_SIZE } from "../lib/order-format.ts";
+import { WithGem } from "../lib/icon-text.tsx";
+import { InfoPopup } from "../lib/InfoPopup.tsx";
+import { Pagination } from "../lib/Pagination.tsx";
 
 export interface BalanceHistoryProps {
-  /** The signed-in reseller's id, for the history path. */
+  /** The reseller's id, for the history path (the signed-in one, or any for an admin). */
   resellerId: string;
+  /** Rows per page; the reseller's own page shows 20. */
+  pageSize?: number;
+  /** Changes after a balance move, to read the history again. */
+  version?: number;
 }
 
 function OrderDetails({ order }: { order: NonNullable<BalanceEntryDto["order"]> }) {
@@ -23,7 +29,7 @@ function OrderDetails({ order }: { order: NonNullable<BalanceEntryDto["order"]> 
         <span class="muted">Date:</span> {formatDate(order.date)}
       </span>
       <span class="rs-detail">
-        <span class="muted">Item:</span> {withGem(order.item)}
+        <span class="muted">Item:</span> <WithGem text={order.item} />
       </span>
       <span class="rs-detail">
         <span class="muted">Amount:</span> {dollarsToDollarString(order.amount)}
@@ -32,7 +38,9 @@ function OrderDetails({ order }: { order: NonNullable<BalanceEntryDto["order"]> 
   );
 }
 
-export function BalanceHistory({ resellerId }: BalanceHistoryProps) {
+export function BalanceHistory(
+  { resellerId, pageSize = RESELLER_PAGE_SIZE, version = 0 }: BalanceHistoryProps,
+) {
   const [entries, setEntries] = useState<BalanceEntryDto[] | null>(null);
   const [page, setPage] = useState(1);
   useEffect(() => {
@@ -40,18 +48,21 @@ export function BalanceHistory({ resellerId }: BalanceHistoryProps) {
       "GET",
       `/api/reseller/${encodeURIComponent(resellerId)}/balance_history`,
     )
-      .then(setEntries)
+      .then((list) => {
+        setEntries(list);
+        setPage(1);
+      })
       .catch((error) => {
         console.error(error);
         alert(failureText("get balance history", error));
         setEntries([]);
       });
-  }, [resellerId]);
+  }, [resellerId, version]);
 
-  const pageCount = Math.max(1, Math.ceil((entries?.length ?? 0) / RESELLER_PAGE_SIZE));
-  const rows = entries?.slice((page - 1) * RESELLER_PAGE_SIZE, page * RESELLER_PAGE_SIZE) ?? [];
+  const pageCount = Math.max(1, Math.ceil((entries?.length ?? 0) / pageSize));
+  const rows = entries?.slice((page - 1) * pageSize, page * pageSize) ?? [];
   return (
-    <section class="rs-history">
+    <section class="rs-history" aria-label="Account Balance History">
       <h3>Account Balance History</h3>
       {entries === null ? <p class="muted" role="status">Loading...</p> : (
         <>

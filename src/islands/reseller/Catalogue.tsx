@@ -4,7 +4,8 @@ import { ConfirmDialog } from "../lib/ConfirmDialog.tsx";
 import { useState } from "react";
 import type { ResellerItemDto } from "../../shared/game-types.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
-import { withGem } from "./format.ts";
+import { WithGem } from "../lib/icon-text.tsx";
+import { BoltIcon } from "../lib/icons.tsx";
 
 export interface CatalogueProps {
   /** The items the verified account may buy, priced for this reseller. */
@@ -38,9 +39,13 @@ function ItemGrid(
           onClick={() => onPick(item)}
         >
           {item.image && <img src={item.image} alt="" loading="lazy" />}
-          <span class="rs-item-name">{withGem(item.name)}</span>
+          <span class="rs-item-name">
+            <WithGem text={item.name} />
+          </span>
           {item.nameConsumer.subheader && (
-            <span class="rs-item-sub">{withGem(item.nameConsumer.subheader)}</span>
+            <span class="rs-item-sub">
+              <WithGem text={item.nameConsumer.subheader} />
+            </span>
           )}
           <span class="rs-item-price">{dollarsToDollarString(item.price)}</span>
         </button>
@@ -77,7 +82,10 @@ export function Catalogue({ items, placing, onConfirm }: CatalogueProps) {
           {regular.length > 0 && <ItemGrid items={regular} disabled={placing} onPick={pick} />}
           {doubled.length > 0 && (
             <>
-              <h3 class="rs-section-title">Double Recharge ⚡⚡</h3>
+              <h3 class="rs-section-title">
+                Double Recharge <BoltIcon />
+                <BoltIcon />
+              </h3>
               <ItemGrid items={doubled} disabled={placing} onPick={pick} />
             </>
           )}

@@ -43,16 +43,19 @@ export function GameOrderView({ game, reseller, onBack, onPlaced }: GameOrderVie
   const flow = useOrderFlow(onPlaced);
   const [userid, setUserid] = useState("");
   const [serverid, setServerid] = useState("");
-  // Spec §5: the Character Name is kept in the form but never sent.
+  // Spec §5: the Character Name is never sent in the order calls; MooGold's validate checks it.
   const [characterName, setCharacterName] = useState("");
-  const servers = Object.entries(game.servers ?? {});
+  // The servers map is stored as JSONB, which keeps no key order: list them by name.
+  const servers = Object.entries(game.servers ?? {}).sort(([a], [b]) => a.localeCompare(b));
 
   const verify = () => {
     const id = userid.trim();
     const server = game.requiresServerID ? serverid.trim() : "";
+    const character = game.requiresCharacterName ? characterName.trim() : "";
     if (!id || (game.requiresServerID && !server) || !catalogue) return;
+    if (game.requiresCharacterName && !character) return;
     flow.verify(async () => {
-      const result = await verifyGameAccount(game, id, server, reseller);
+      const result = await verifyGameAccount(game, id, server, reseller, character);
       if (result.kind === "invalid") return result;
       if (result.kind === "out_of_stock" || catalogue.game.isOutOfStock) {
         return { kind: "out_of_stock", name: game.name };

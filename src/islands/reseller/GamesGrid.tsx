@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import type { ResellerGameDto } from "../../shared/game-types.ts";
 import { callApi } from "../lib/api.ts";
-import { failureText } from "./format.ts";
+import { failureText } from "../lib/order-format.ts";
 
 export interface GamesGridProps {
   /** Called with the game whose card was clicked. */

@@ -3,6 +3,7 @@
 // fixed bottom bar with Back.
 import type { ComponentChildren } from "preact";
 import type { ResellerItemDto } from "../../shared/game-types.ts";
+import { CheckIcon } from "../lib/icons.tsx";
 import { Catalogue } from "./Catalogue.tsx";
 import type { OrderFlow, Outcome } from "./use-order-flow.ts";
 
@@ -71,7 +72,7 @@ function OutcomeView(
       return (
         <>
           <p class="rs-verified">
-            <span>{outcome.target.userName}</span> <span aria-label="Verified">✅</span>
+            <span>{outcome.target.userName}</span> <CheckIcon label="Verified" />
           </p>
           <Catalogue items={outcome.items} placing={placing} onConfirm={onConfirm} />
         </>

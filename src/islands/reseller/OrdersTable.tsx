@@ -1,8 +1,10 @@
 // Spec §2 Orders table: one row per order with its popups, status icon and refresh button.
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
-import { formatDate, isOpenOrder, statusLabel, withGem } from "./format.ts";
-import { InfoPopup } from "./InfoPopup.tsx";
+import { formatDate, isOpenOrder } from "../lib/order-format.ts";
+import { WithGem } from "../lib/icon-text.tsx";
+import { InfoPopup } from "../lib/InfoPopup.tsx";
+import { Detail, OrderIdCell, StatusCell, UserCell } from "../lib/order-cells.tsx";
 
 export interface OrdersTableProps {
   /** The orders of the page shown. */
@@ -11,14 +13,6 @@ export interface OrdersTableProps {
   refreshing: string | null;
   /** Refreshes one new or pending order. */
   onRefresh: (order: ResellerOrderDto) => void;
-}
-
-function Detail({ label, value }: { label: string; value: string }) {
-  return (
-    <span class="rs-detail">
-      <span class="muted">{label}:</span> {value || "-"}
-    </span>
-  );
 }
 
 export function OrdersTable({ orders, refreshing, onRefresh }: OrdersTableProps) {
@@ -42,14 +36,7 @@ export function OrdersTable({ orders, refreshing, onRefresh }: OrdersTableProps)
           {orders.map((order) => (
             <tr key={order.id} data-order-id={order.id}>
               <td>
-                <span class="rs-cell">
-                  <span class="rs-id">{order.id}</span>
-                  <InfoPopup label="Order details">
-                    <Detail label="Order ID" value={order.id} />
-                    <Detail label="Supplier Order ID" value={order.supplierOrderID} />
-                    <Detail label="Denomination" value={order.denom} />
-                  </InfoPopup>
-                </span>
+                <OrderIdCell order={order} />
               </td>
               <td class="rs-nowrap">{formatDate(order.date)}</td>
               <td>
@@ -61,34 +48,22 @@ export function OrdersTable({ orders, refreshing, onRefresh }: OrdersTableProps)
                 </span>
               </td>
               <td>
-                <span class="rs-cell">
-                  {order.userName}
-                  <InfoPopup label="User details">
-                    <Detail label="User ID" value={order.userID} />
-                    <Detail label="Server ID" value={order.serverID} />
-                  </InfoPopup>
-                </span>
+                <UserCell order={order} />
               </td>
-              <td class="rs-nowrap">{withGem(order.item)}</td>
+              <td class="rs-nowrap">
+                <WithGem text={order.item} />
+              </td>
               <td class="rs-nowrap">{dollarsToDollarString(order.amount)}</td>
               <td class="rs-nowrap">{dollarsToDollarString(order.reseller.oldBalance)}</td>
               <td class="rs-nowrap">{dollarsToDollarString(order.reseller.newBalance)}</td>
               <td>
-                <span class="rs-cell rs-nowrap">
-                  <span class="rs-status">{statusLabel(order.status)}</span>
-                  {isOpenOrder(order) && (
-                    <button
-                      type="button"
-                      class="rs-refresh"
-                      aria-label="Refresh status"
-                      disabled={refreshing !== null}
-                      aria-busy={refreshing === order.id || refreshing === "all"}
-                      onClick={() => onRefresh(order)}
-                    >
-                      🔄
-                    </button>
-                  )}
-                </span>
+                <StatusCell
+                  status={order.status}
+                  refreshable={isOpenOrder(order)}
+                  busy={refreshing === order.id || refreshing === "all"}
+                  disabled={refreshing !== null}
+                  onRefresh={() => onRefresh(order)}
+                />
               </td>
             </tr>
           ))}

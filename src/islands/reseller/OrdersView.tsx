@@ -3,9 +3,10 @@
 import { useEffect, useState } from "react";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
 import { callApi } from "../lib/api.ts";
-import { failureText, isOpenOrder, RESELLER_PAGE_SIZE } from "./format.ts";
+import { failureText, isOpenOrder, RESELLER_PAGE_SIZE } from "../lib/order-format.ts";
 import { OrdersTable } from "./OrdersTable.tsx";
-import { Pagination } from "./Pagination.tsx";
+import { Pagination } from "../lib/Pagination.tsx";
+import { OrdersHeading, requestStatusRefresh } from "../lib/OrdersHeading.tsx";
 
 export interface OrdersViewProps {
   /** The signed-in reseller's id, for the list and export paths. */
@@ -53,17 +54,7 @@ export function OrdersView({ resellerId, onRefreshed }: OrdersViewProps) {
   const refresh = async (order: ResellerOrderDto | null) => {
     setRefreshing(order?.id ?? "all");
     try {
-      if (order) {
-        await callApi(
-          "POST",
-          `/api/reseller/order/${encodeURIComponent(order.id)}/refresh_status`,
-          {
-            denom: order.denom,
-          },
-        );
-      } else {
-        await callApi("POST", "/api/reseller/orders/refresh_all_status");
-      }
+      await requestStatusRefresh(order);
     } catch (error) {
       console.error(error);
       alert(failureText("refresh order status", error));
@@ -83,35 +74,17 @@ export function OrdersView({ resellerId, onRefreshed }: OrdersViewProps) {
 
   return (
     <section>
-      <div class="rs-heading">
-        <h2>Orders</h2>
-        <div class="rs-toolbar">
-          <input
-            type="search"
-            class="rs-search"
-            placeholder="Search order..."
-            aria-label="Search order"
-            value={search}
-            onInput={(e) => {
-              setSearch(e.currentTarget.value);
-              setPage(1);
-            }}
-          />
-          {openCount > 1 && (
-            <button
-              type="button"
-              class="btn-secondary"
-              disabled={refreshing !== null}
-              aria-busy={refreshing === "all"}
-              onClick={() => refresh(null)}
-            >
-              {refreshing === "all" && <span class="rs-spinner" aria-hidden="true" />}
-              Refresh All Status
-            </button>
-          )}
-          <a class="btn rs-link-button" href={`${base}/orders/export`} download>Export</a>
-        </div>
-      </div>
+      <OrdersHeading
+        search={search}
+        onSearch={(text) => {
+          setSearch(text);
+          setPage(1);
+        }}
+        openCount={openCount}
+        refreshing={refreshing}
+        onRefreshAll={() => refresh(null)}
+        exportHref={`${base}/orders/export`}
+      />
       {refreshing !== null && <p class="muted" role="status">Refreshing order status...</p>}
       <OrdersTable orders={rows} refreshing={refreshing} onRefresh={refresh} />
       <Pagination page={current} pageCount={pageCount} onPage={setPage} />

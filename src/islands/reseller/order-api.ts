@@ -59,6 +59,7 @@ export async function verifyGameAccount(
   userid: string,
   serverid: string,
   reseller: ResellerRef,
+  characterName = "",
 ): Promise<Verification> {
   if (game.supplier === "elephant") {
     const answer = await callApi<{ valid: string; name: string; error: string }>(
@@ -77,6 +78,7 @@ export async function verifyGameAccount(
         game: game.supplierGameID,
         userid,
         serverid,
+        ...(characterName ? { characterName } : {}),
         reseller: reseller.name,
         gameName: game.name,
       },

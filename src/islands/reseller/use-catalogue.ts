@@ -2,7 +2,7 @@
 import { useEffect, useState } from "react";
 import type { ResellerGameDto, ResellerItemDto } from "../../shared/game-types.ts";
 import { callApi } from "../lib/api.ts";
-import { failureText } from "./format.ts";
+import { failureText } from "../lib/order-format.ts";
 
 /** The catalogue answer: Mobile Legends uses `packages`, other games `gameItems`. */
 export interface ResellerCatalogue {

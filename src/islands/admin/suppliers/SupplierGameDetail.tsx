@@ -4,6 +4,7 @@ import { fetchSupplierDetail } from "./supplier-api.ts";
 import { formatPrice, launchableItems, matchesSearch } from "./launch-rules.ts";
 import { useLoad } from "./use-load.ts";
 import { LaunchForm } from "./LaunchForm.tsx";
+import { CheckIcon } from "../../lib/icons.tsx";
 
 export interface SupplierGameDetailProps {
   /** The supplier game shown. */
@@ -64,7 +65,7 @@ export function SupplierGameDetail({
   const [formOpen, setFormOpen] = useState(false);
   const [justLaunched, setJustLaunched] = useState(false);
 
-  const title = detail.state === "ready" ? detail.value.title : game.supplierName;
+  const title = detail.state === "ready" ? detail.value.title : game.title;
   const items = detail.state === "ready"
     ? detail.value.items.filter((item) => matchesSearch(item.nameSupplier, search))
     : [];
@@ -73,6 +74,7 @@ export function SupplierGameDetail({
     <section class="supplier-detail">
       <div class="supplier-toolbar">
         <h3>{title}</h3>
+        {title !== game.supplierName && <code class="supplier-code">{game.supplierName}</code>}
         <input
           type="search"
           placeholder="Search item..."
@@ -107,7 +109,11 @@ export function SupplierGameDetail({
             {justLaunched && (
               <p class="banner banner-ok" role="status">Game successfully launched!</p>
             )}
-            {launched && <p class="launched">This game has been launched ✅</p>}
+            {launched && (
+              <p class="launched">
+                This game has been launched <CheckIcon label="launched" />
+              </p>
+            )}
             {!launched && launchableItems(detail.value.items).length > 0 && (
               <>
                 <button type="button" class="btn" onClick={() => setFormOpen(!formOpen)}>

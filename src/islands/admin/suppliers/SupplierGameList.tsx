@@ -1,6 +1,7 @@
 import type { LaunchedGame, SupplierGame } from "./types.ts";
 import type { Loaded } from "./use-load.ts";
 import { isLaunched, matchesSearch } from "./launch-rules.ts";
+import { CheckIcon } from "../../lib/icons.tsx";
 
 export interface SupplierGameListProps {
   /** The supplier's games, or the loading or failure state of fetching them. */
@@ -27,7 +28,9 @@ export function SupplierGameList({
   if (games.state === "failed") {
     return <p class="banner banner-error" role="alert">{games.message}</p>;
   }
-  const shown = games.value.filter((game) => matchesSearch(game.supplierName, search));
+  const shown = games.value.filter((game) =>
+    matchesSearch(game.title, search) || matchesSearch(game.supplierName, search)
+  );
   return (
     <>
       <div class="supplier-toolbar">
@@ -44,8 +47,17 @@ export function SupplierGameList({
         {shown.map((game) => (
           <li key={game.supplierGameID || game.supplierName}>
             <button type="button" class="supplier-card" onClick={() => onOpen(game)}>
-              <span class="supplier-card-name">{game.supplierName}</span>
-              {isLaunched(launched, game) && <span class="supplier-card-mark">Launched</span>}
+              <span class="supplier-card-title">
+                <span class="supplier-card-name">{game.title}</span>
+                {game.title !== game.supplierName && (
+                  <code class="supplier-card-code">{game.supplierName}</code>
+                )}
+              </span>
+              {isLaunched(launched, game) && (
+                <span class="supplier-card-mark">
+                  <CheckIcon /> Launched
+                </span>
+              )}
             </button>
           </li>
         ))}

@@ -8,9 +8,15 @@ import type {
   SupplierItem,
 } from "./types.ts";
 
-/** Spec §2: a supplier game is launched when a launched game has its supplier and supplierName. */
+/**
+ * Spec §2: a supplier game is launched when a launched game has its supplier and supplierName,
+ * or sells it as one of its packages (mlbb_special and mlbb_global inside Mobile Legends).
+ */
 export function isLaunched(launched: LaunchedGame[], game: SupplierGame): boolean {
-  return launched.some((g) => g.supplier === game.supplier && g.supplierName === game.supplierName);
+  return launched.some((g) =>
+    g.supplier === game.supplier &&
+    (g.supplierName === game.supplierName || g.packageNames.includes(game.supplierName))
+  );
 }
 
 /** Case-insensitive substring match; an empty search matches everything. */

@@ -1,4 +1,5 @@
 import { callApi } from "../../lib/api.ts";
+import { elitediasGameName } from "../../../shared/supplier-games.ts";
 import type { GameDto } from "../../../shared/game-types.ts";
 import type {
   LaunchBody,
@@ -48,14 +49,24 @@ export async function fetchSupplierGames(supplier: Supplier): Promise<SupplierGa
       callApi<string[]>("GET", "/api/available_games/ed"),
       FAILURE.edGames,
     );
-    return codes.map((code) => ({ supplier, supplierName: code, supplierGameID: "" }));
+    return codes.map((code) => ({
+      supplier,
+      supplierName: code,
+      title: elitediasGameName(code),
+      supplierGameID: "",
+    }));
   }
   const products = await orFail(
     callApi<{ ID: string | number; post_title: string }[]>("GET", "/api/available_games/mg"),
     FAILURE.mgGames,
   );
   return products
-    .map((p) => ({ supplier, supplierName: p.post_title, supplierGameID: String(p.ID) }))
+    .map((p) => ({
+      supplier,
+      supplierName: p.post_title,
+      title: p.post_title,
+      supplierGameID: String(p.ID),
+    }))
     .sort((a, b) => a.supplierName.localeCompare(b.supplierName));
 }
 
@@ -82,7 +93,7 @@ async function fetchElitediasDetail(code: string): Promise<SupplierDetail> {
   // Spec §7: {code: "403"} means the game has no denominations.
   const entries = denominations.code === "403" ? [] : Object.entries(denominations);
   return {
-    title: code,
+    title: elitediasGameName(code),
     imageUrl: "",
     items: entries.map(([name, price]) => ({ nameSupplier: name, nameReseller: name, price })),
     fields: info.fields?.fields ?? [],
@@ -157,5 +168,6 @@ export async function launchGame(body: LaunchBody): Promise<LaunchedGame> {
     supplierName: game.supplierName,
     supplierGameID: game.supplierGameID,
     hasPackages: game.hasPackages,
+    packageNames: game.packages.map((p) => p.supplierPackageName),
   };
 }

@@ -8,6 +8,8 @@ export interface SupplierGame {
   supplier: Supplier;
   /** The EliteDias game code or the MooGold product title: the launched game's supplierName. */
   supplierName: string;
+  /** The game's name as the screen shows it: the MooGold title, or the EliteDias code's name. */
+  title: string;
   /** The MooGold product id; empty for EliteDias. */
   supplierGameID: string;
 }
@@ -20,6 +22,8 @@ export interface LaunchedGame {
   supplierName: string;
   supplierGameID: string;
   hasPackages: boolean;
+  /** The supplier codes of its packages (Mobile Legends: mlbb, mlbb_special, mlbb_global). */
+  packageNames: string[];
 }
 
 /** One EliteDias denomination or MooGold variation. */

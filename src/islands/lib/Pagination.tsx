@@ -1,4 +1,6 @@
-// Page buttons for the reseller's tables (spec §9: sibling range 2 on desktop).
+// Page buttons for the paged tables (spec §9: sibling range 2 on desktop; the admin orders tabs
+// narrow it to 1 below 768 px and 0 below 465 px).
+import "../../styles/pagination.css";
 export interface PaginationProps {
   /** The page shown, from 1. */
   page: number;
@@ -6,15 +8,21 @@ export interface PaginationProps {
   pageCount: number;
   /** Called with the page to show. */
   onPage: (page: number) => void;
+  /** Pages either side of the current one that stay visible; SIBLING_RANGE unless given. */
+  siblings?: number;
 }
 
-/** Pages either side of the current one that stay visible. */
+/** Pages either side of the current one that stay visible on desktop. */
 export const SIBLING_RANGE = 2;
 
 /** The first and last page, the current one with its siblings, and gaps ("…") between. */
-export function pageItems(page: number, pageCount: number): (number | "gap")[] {
-  const from = Math.max(1, page - SIBLING_RANGE);
-  const to = Math.min(pageCount, page + SIBLING_RANGE);
+export function pageItems(
+  page: number,
+  pageCount: number,
+  siblings = SIBLING_RANGE,
+): (number | "gap")[] {
+  const from = Math.max(1, page - siblings);
+  const to = Math.min(pageCount, page + siblings);
   const items: (number | "gap")[] = [];
   if (from > 1) items.push(1);
   if (from > 2) items.push("gap");
@@ -24,7 +32,7 @@ export function pageItems(page: number, pageCount: number): (number | "gap")[] {
   return items;
 }
 
-export function Pagination({ page, pageCount, onPage }: PaginationProps) {
+export function Pagination({ page, pageCount, onPage, siblings }: PaginationProps) {
   if (pageCount <= 1) return null;
   return (
     <nav class="rs-pagination" aria-label="Pages">
@@ -36,7 +44,7 @@ export function Pagination({ page, pageCount, onPage }: PaginationProps) {
       >
         ‹
       </button>
-      {pageItems(page, pageCount).map((item, i) =>
+      {pageItems(page, pageCount, siblings).map((item, i) =>
         item === "gap" ? <span key={`gap-${i}`} aria-hidden="true">…</span> : (
           <button
             key={item}

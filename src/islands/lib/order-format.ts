@@ -1,4 +1,5 @@
-// Display rules of the reseller home (spec §3 Game item, §4 order statuses, §9 date format).
+// Display rules of the order screens, the reseller's and the admin's (spec §3 Game item, §4 order
+// statuses, §9 date format).
 import { format } from "date-fns";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
 
@@ -13,26 +14,30 @@ export function formatDate(iso: string): string {
   return format(new Date(iso), DATE_FORMAT);
 }
 
-/** Spec §3: the word Diamonds is displayed as a gem symbol. */
-export function withGem(text: string): string {
-  return text.replace(/\bDiamonds\b/g, "💎");
-}
-
 /** Only new or pending orders can be refreshed (spec §4). */
 export function isOpenOrder(order: Pick<ResellerOrderDto, "status">): boolean {
   return order.status === "new" || order.status === "pending";
 }
 
+/** The words of spec §4's labels ('New ⏳' …); StatusLabel draws the symbol as an icon. */
 const STATUS_LABELS: Record<string, string> = {
-  successful: "Success ✅",
-  pending: "Pending ⏳",
-  new: "New ⏳",
-  error: "Error ❌",
+  successful: "Success",
+  pending: "Pending",
+  new: "New",
+  error: "Error",
+  "pending-customer-payment": "Pending Payment",
+  "payment-received-pending-disbursement": "Payment Received. Pending Processing",
 };
 
-/** Spec §4 reseller order statuses; any other status shows raw and counts as failed. */
+/** Spec §4 order statuses; any other status shows raw and counts as failed. */
 export function statusLabel(status: string): string {
-  return STATUS_LABELS[status] ?? `${status} ❌`;
+  return STATUS_LABELS[status] ?? status;
+}
+
+/** Statuses still waiting on someone (drawn with an hourglass): spec §4's new or pending ones. */
+export function isWaitingStatus(status: string): boolean {
+  return status === "new" || status === "pending" || status === "pending-customer-payment" ||
+    status === "payment-received-pending-disbursement";
 }
 
 /** Spec §8 'Failure <action>, please try again. Error: <error>'. */

@@ -1,0 +1,85 @@
+// Spec §2 /payment/success: reads the order draft the top-up page saved, shows 'Loading order
+// details...', then the order with its current status. The browser's arrival here proves nothing:
+// the status comes from the server, which only HitPay's webhook (or an admin) moves.
+import { useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
+import {
+  type ConsumerOrderDraft,
+  type ConsumerOrderView,
+  ORDER_DRAFT_KEY,
+} from "../shared/consumer-storefront.ts";
+import {
+  BackToGames,
+  type ContactLinks,
+  fetchOrderStatus,
+  OrderResult,
+} from "./consumer/OrderResult.tsx";
+
+export type PaymentResultProps = ContactLinks;
+
+type State =
+  | { kind: "loading" }
+  | { kind: "none" }
+  | { kind: "failed" }
+  | { kind: "ready"; order: ConsumerOrderView };
+
+function readDraft(): ConsumerOrderDraft | null {
+  try {
+    const draft = JSON.parse(localStorage.getItem(ORDER_DRAFT_KEY) ?? "null");
+    return draft && typeof draft.orderID === "string" ? draft : null;
+  } catch {
+    return null;
+  }
+}
+
+export default function PaymentResult(props: PaymentResultProps) {
+  const state = useSignal<State>({ kind: "loading" });
+
+  useEffect(() => {
+    const draft = readDraft();
+    if (!draft) {
+      state.value = { kind: "none" };
+      return;
+    }
+    fetchOrderStatus(draft.orderID).then((status) => {
+      state.value = {
+        kind: "ready",
+        order: {
+          orderID: draft.orderID,
+          gameName: draft.gameName,
+          userName: draft.userName,
+          userid: draft.userid,
+          serverid: draft.serverid,
+          itemName: draft.itemName,
+          amount: draft.amount,
+          status,
+        },
+      };
+    }).catch((error) => {
+      console.error(error);
+      state.value = { kind: "failed" };
+    });
+  }, []);
+
+  const current = state.value;
+  if (current.kind === "loading") {
+    return <p class="muted" role="status">Loading order details...</p>;
+  }
+  if (current.kind !== "ready") {
+    return (
+      <section class="ct-result">
+        <p class="error" role="alert">
+          {current.kind === "none" ? "No order details found" : "Failed to fetch order details"}
+        </p>
+        <BackToGames />
+      </section>
+    );
+  }
+  return (
+    <OrderResult
+      {...props}
+      order={current.order}
+      onFailed={() => state.value = { kind: "failed" }}
+    />
+  );
+}

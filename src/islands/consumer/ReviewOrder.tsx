@@ -1,0 +1,151 @@
+// Spec §2 'Review Your Order': Billing Details, Your Order (subtotal, tax 0.00, total = subtotal),
+// the coupon link, the payment method and Complete Payment. The billing checks run in the spec's
+// order (src/shared/consumer-storefront.ts) before anything is sent.
+import { useSignal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
+import {
+  type BillingDetails,
+  type BillingField,
+  type ConsumerItemDto,
+  firstBillingProblem,
+} from "../../shared/consumer-storefront.ts";
+import { dollarsToDollarString } from "../lib/format.ts";
+import { GemText } from "../lib/GemText.tsx";
+
+/** Spec §2/§9: focus and scroll this long after review opens. */
+const FOCUS_DELAY_MS = 500;
+
+export interface ReviewOrderProps {
+  /** The chosen item. */
+  item: ConsumerItemDto;
+  /** True while the payment call runs: Complete Payment shows loading and is disabled. */
+  submitting: boolean;
+  /** True after a failed payment call: the spec's inline 'Payment Error' shows. */
+  paymentFailed: boolean;
+  /** Called with billing details that passed every check. */
+  onComplete: (billing: BillingDetails) => void;
+}
+
+const FIELDS: { field: Exclude<BillingField, "paymentMethod">; label: string; type: string }[] = [
+  { field: "firstName", label: "First Name", type: "text" },
+  { field: "lastName", label: "Last Name", type: "text" },
+  { field: "phone", label: "Phone Number (with country code)", type: "tel" },
+  { field: "email", label: "Email Address", type: "email" },
+  { field: "confirmEmail", label: "Confirm Email Address", type: "email" },
+];
+
+const METHODS = [
+  { value: "paynow", label: "PayNow / GrabPay / ShopeePay Later / Atome" },
+  { value: "manual", label: "Manual bank transfer (confirmed by our staff)" },
+];
+
+export function ReviewOrder({ item, submitting, paymentFailed, onComplete }: ReviewOrderProps) {
+  const billing = useSignal<BillingDetails>({
+    firstName: "",
+    lastName: "",
+    phone: "",
+    email: "",
+    confirmEmail: "",
+    paymentMethod: "",
+  });
+  const problem = useSignal("");
+  const couponNote = useSignal(false);
+  const section = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      section.current?.querySelector<HTMLInputElement>("[name=firstName]")?.focus({
+        preventScroll: true,
+      });
+      section.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+    }, FOCUS_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  const set = (field: BillingField, value: string) => {
+    billing.value = { ...billing.value, [field]: value };
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (submitting) return;
+    const found = firstBillingProblem(billing.value);
+    problem.value = found?.message ?? "";
+    if (found) {
+      section.current?.querySelector<HTMLInputElement>(`[name=${found.field}]`)?.focus();
+      return;
+    }
+    onComplete(billing.value);
+  };
+
+  return (
+    <section ref={section} class="ct-review" aria-labelledby="review-title">
+      <h2 id="review-title">Review Your Order</h2>
+      <form class="ct-review-grid" noValidate onSubmit={submit}>
+        <fieldset class="panel">
+          <legend>Billing Details</legend>
+          {FIELDS.map(({ field, label, type }) => (
+            <label key={field}>
+              {label}
+              <input
+                name={field}
+                type={type}
+                autoComplete={field === "confirmEmail" ? "off" : undefined}
+                value={billing.value[field]}
+                onInput={(e) => set(field, e.currentTarget.value)}
+              />
+            </label>
+          ))}
+        </fieldset>
+        <div class="panel ct-summary">
+          <h3>Your Order</h3>
+          <p class="ct-line">
+            <span>
+              <GemText text={item.name} />
+            </span>
+            <span>{dollarsToDollarString(item.price)}</span>
+          </p>
+          <p class="ct-line">
+            <span>Subtotal</span>
+            <span>{dollarsToDollarString(item.price)}</span>
+          </p>
+          <p class="ct-line">
+            <span>Tax</span>
+            <span>$0.00</span>
+          </p>
+          <p class="ct-line ct-total">
+            <span>Total</span>
+            <span>{dollarsToDollarString(item.price)}</span>
+          </p>
+          <button type="button" class="ct-link" onClick={() => couponNote.value = true}>
+            Have a coupon code?
+          </button>
+          {couponNote.value && <p class="muted">Coupons are not available at the moment.</p>}
+          <fieldset class="ct-methods">
+            <legend>Payment Method</legend>
+            {METHODS.map((m) => (
+              <label key={m.value} class="ct-method">
+                <input
+                  type="radio"
+                  name="paymentMethod"
+                  value={m.value}
+                  checked={billing.value.paymentMethod === m.value}
+                  onChange={() => set("paymentMethod", m.value)}
+                />
+                {m.label}
+              </label>
+            ))}
+          </fieldset>
+          {problem.value && <p class="error" role="alert">{problem.value}</p>}
+          {paymentFailed && (
+            <p class="error" role="alert">
+              <strong>Payment Error</strong> Failed to initiate payment, please try again.
+            </p>
+          )}
+          <button type="submit" class="btn ct-pay" disabled={submitting} aria-busy={submitting}>
+            {submitting && <span class="ct-spinner" aria-hidden="true" />}Complete Payment
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,179 @@
+// What the consumer storefront's server and islands share: the item and order shapes, the billing
+// checks (spec §5) and the result page's texts per status (spec §2). Pure: no I/O.
+
+/** One item a consumer can buy, priced on the server with the consumer markup and discount. */
+export interface ConsumerItemDto {
+  /** The supplier's denomination key: the payment call's `denom`. */
+  key: string;
+  /** The full consumer-facing name, as the order and the receipt name it. */
+  name: string;
+  /** The card's title (spec §3 nameConsumer.header; digits get the game currency). */
+  header: string;
+  /** The card's second line (spec §3 nameConsumer.subheader). */
+  subheader: string;
+  /** Consumer price in dollars (rounded up to the cent). */
+  price: number;
+  /** The price without the consumer discount, when the item is discounted; else null. */
+  listPrice: number | null;
+  image: string;
+  isDoubleRecharge: boolean;
+}
+
+/** One Mobile Legends package as the top-up page shows it. */
+export interface ConsumerPackageDto {
+  name: string;
+  isOutOfStock: boolean;
+  items: ConsumerItemDto[];
+}
+
+/** The billing form of the review step (spec §2 Review Your Order). */
+export interface BillingDetails {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email: string;
+  confirmEmail: string;
+  /** "paynow" (PayNow / GrabPay / ShopeePay Later / Atome) or "manual"; "" when none chosen. */
+  paymentMethod: string;
+}
+
+/** The billing field a check is about, so the page can focus it. */
+export type BillingField = keyof BillingDetails;
+
+/** The spec's {email} pattern: something@something.something, no spaces. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Spec §5 billing checks, in the spec's order, each with its exact message. */
+export const BILLING_CHECKS: readonly {
+  field: BillingField;
+  message: string;
+  fails: (b: BillingDetails) => boolean;
+}[] = [
+  { field: "firstName", message: "Please enter first name", fails: (b) => !b.firstName.trim() },
+  {
+    field: "phone",
+    message: "Please enter phone number with country code",
+    fails: (b) => !b.phone.trim(),
+  },
+  { field: "email", message: "Please enter email address", fails: (b) => !b.email.trim() },
+  {
+    field: "email",
+    message: "Please enter a valid email address",
+    fails: (b) => !EMAIL_PATTERN.test(b.email.trim()),
+  },
+  {
+    field: "confirmEmail",
+    message: "Please enter confirm email address",
+    fails: (b) => !b.confirmEmail.trim(),
+  },
+  {
+    field: "confirmEmail",
+    message: "Email addresses do not match",
+    fails: (b) => b.email.trim().toLowerCase() !== b.confirmEmail.trim().toLowerCase(),
+  },
+  {
+    field: "paymentMethod",
+    message: "Please select payment method",
+    fails: (b) => b.paymentMethod !== "paynow" && b.paymentMethod !== "manual",
+  },
+];
+
+/** The first billing check that fails (spec §5 order), or null when the form may be sent. */
+export function firstBillingProblem(
+  billing: BillingDetails,
+): { field: BillingField; message: string } | null {
+  const failed = BILLING_CHECKS.find((check) => check.fails(billing));
+  return failed ? { field: failed.field, message: failed.message } : null;
+}
+
+/** Spec §3 Consumer order draft, kept in local storage between the payment call and the result page. */
+export interface ConsumerOrderDraft {
+  consumer: { name: string; email: string; phone: string };
+  game: string;
+  userid: string;
+  serverid: string;
+  denom: string;
+  userName: string;
+  itemName: string;
+  /** Dollars. */
+  amount: number;
+  /** Not known to the browser (the supplier cost stays on the server); always null. */
+  cost: null;
+  package: string;
+  orderID: string;
+  gameName: string;
+  status: string;
+}
+
+/** The local storage key of the draft. */
+export const ORDER_DRAFT_KEY = "consumerOrderDraft";
+
+/** What the result page and the order lookup show about one order (no personal data). */
+export interface ConsumerOrderView {
+  orderID: string;
+  gameName: string;
+  userName: string;
+  userid: string;
+  serverid: string;
+  itemName: string;
+  /** Dollars. */
+  amount: number;
+  status: string;
+}
+
+/** Statuses after which the result page stops polling (spec §4; cancelled never moves again). */
+export const FINAL_STATUSES = ["successful", "error", "cancelled"];
+
+const STATUS_LABELS: Record<string, string> = {
+  "successful": "Successful",
+  "pending-customer-payment": "Pending Payment",
+  "payment-received-pending-disbursement": "Payment Received. Pending Processing",
+  "error": "Error",
+  "cancelled": "Cancelled",
+};
+
+/** Spec §4 consumer order status labels; an unknown status shows raw. */
+export function consumerStatusLabel(status: string): string {
+  return STATUS_LABELS[status] ?? status;
+}
+
+/** Headline, sub text and tip of the result page. */
+export interface ResultTexts {
+  headline: string;
+  sub: string;
+  tip: string;
+}
+
+/**
+ * Spec §2 result page table. `cancelled` is ours (an order nobody can pay any more): it must not
+ * say "being processed", since nothing will happen to it.
+ */
+export function resultTextsFor(status: string): ResultTexts {
+  switch (status) {
+    case "successful":
+      return {
+        headline: "Thank you for your purchase.",
+        sub: "Your order has been successfully delivered to your account.",
+        tip: "Tip: if the items do not show yet, restart the game to see them.",
+      };
+    case "pending-customer-payment":
+      return {
+        headline: "Payment has not been completed.",
+        sub: "Your payment method might have been rejected.",
+        tip: "Tip: check your payment method or your bank app, then try again or contact us.",
+      };
+    case "cancelled":
+      return {
+        headline: "This order has been cancelled.",
+        sub: "No payment was received for this order.",
+        tip: "Tip: place a new order, or contact us if you were charged.",
+      };
+    default:
+      return {
+        headline: "Thank you for your purchase.",
+        sub:
+          "Your order is being processed. You may refresh this page to check your order status in a few moments' time.",
+        tip: "Tip: delivery may take a few minutes at busy times. Contact us if it takes longer.",
+      };
+  }
+}

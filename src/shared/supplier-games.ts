@@ -1,0 +1,20 @@
+// Display names of EliteDias game codes. EliteDias lists only codes (elitedias_games_available),
+// so the Suppliers screen names the games it knows and shows the code beside the name.
+
+/** EliteDias game code → the game's name (codes from external-apis.md §2 and the simulator). */
+const ELITEDIAS_GAME_NAMES: Record<string, string> = {
+  mlbb: "Mobile Legends",
+  mlbb_special: "Mobile Legends (special)",
+  mlbb_global: "Mobile Legends (global)",
+  mlbb_exclusive: "Mobile Legends (exclusive)",
+  mlbb_exclusive_global: "Mobile Legends (exclusive global)",
+  pubgm: "PUBG Mobile",
+  genshin: "Genshin Impact",
+  hok: "Honor of Kings",
+  honkai_star_rail: "Honkai: Star Rail",
+};
+
+/** The name of an EliteDias game code, or the code itself when the name is not known. */
+export function elitediasGameName(code: string): string {
+  return ELITEDIAS_GAME_NAMES[code] ?? code;
+}
