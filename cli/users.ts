@@ -1,34 +1,19 @@
 import type { Command } from "commander";
-import { ADMIN_RANKS, createAdmin, createReseller, normalizeEmail } from "../src/domain/users.ts";
+import { ADMIN_RANKS, normalizeEmail } from "../src/domain/users.ts";
+import { createAdminAs } from "../src/domain/admins.ts";
 import { findAdminByEmail } from "../src/db/repositories/admins.ts";
 import { setTotpSecret } from "../src/db/repositories/totp-steps.ts";
 import { deleteUserSessions } from "../src/db/repositories/sessions.ts";
 import { insertAudit } from "../src/db/repositories/audit-log.ts";
 import { migrateToLatest } from "../src/db/client.ts";
-import { dollarsToCents } from "../src/domain/money.ts";
-import { getConfig } from "../src/config.ts";
 import { printData, readPassword, withDb } from "./io.ts";
+import { registerAdminManagement } from "./admins.ts";
+import { cliActor } from "../src/domain/actor.ts";
 
-function parseMarkup(pairs: string[]): Record<string, number> {
-  const markup: Record<string, number> = {
-    mlbb: 0,
-    mlbb_global: 0,
-    mlbb_special: 0,
-  };
-  for (const pair of pairs) {
-    const [key, value] = pair.split("=");
-    const n = Number(value);
-    if (!key || value === undefined || !Number.isFinite(n) || n < 0) {
-      throw new Error(`--markup expects key=percent, got '${pair}'`);
-    }
-    markup[key] = n;
-  }
-  return markup;
-}
-
-/** `admin create`, `admin reset-2fa`, `reseller create`. */
+/** `admin create`, `admin reset-2fa`. */
 export function registerUserCommands(program: Command): void {
   const admin = program.command("admin").description("Manage admins");
+  registerAdminManagement(admin);
   admin
     .command("create")
     .description(
@@ -48,7 +33,10 @@ export function registerUserCommands(program: Command): void {
         const password = await readPassword();
         const created = await withDb(async (db) => {
           await migrateToLatest(db);
-          return await createAdmin(db, { ...opts, password, createdBy: "cli" });
+          return await createAdminAs(db, { kind: "cli", name: cliActor().name }, {
+            ...opts,
+            password,
+          });
         });
         printData({
           id: created._id,
@@ -81,62 +69,5 @@ export function registerUserCommands(program: Command): void {
         });
       });
       printData({ email, twoFactor: "reset; sessions ended" }, !!opts.json);
-    });
-
-  const reseller = program.command("reseller").description("Manage resellers");
-  reseller
-    .command("create")
-    .description(
-      "Create a reseller; the password is prompted, or read from standard input",
-    )
-    .requiredOption("--name <name>", "display name (unique)")
-    .requiredOption("--email <email>", "sign-in email")
-    .option("--phone <phone>", "phone number", "")
-    .option("--balance <dollars>", "starting balance in dollars", "0")
-    .option(
-      "--markup <key=percent...>",
-      "markup per game key, e.g. mlbb=5 mlbb_global=6",
-      [],
-    )
-    .option("--no-2fa", "let this reseller sign in without two-factor")
-    .option(
-      "--disable-discounts",
-      "do not apply item discounts to this reseller",
-    )
-    .option("--json", "print the result as JSON")
-    .action(async (opts: {
-      name: string;
-      email: string;
-      phone: string;
-      balance: string;
-      markup: string[];
-      "2fa": boolean;
-      disableDiscounts?: boolean;
-      json?: boolean;
-    }) => {
-      const balanceCents = dollarsToCents(opts.balance, "--balance");
-      const markup = parseMarkup(opts.markup);
-      const password = await readPassword();
-      const created = await withDb(async (db) => {
-        await migrateToLatest(db);
-        return await createReseller(db, {
-          name: opts.name,
-          email: opts.email,
-          phone: opts.phone,
-          password,
-          balanceCents,
-          markup,
-          disableDiscounts: !!opts.disableDiscounts,
-          twoFAEnabled: opts["2fa"] && getConfig().reseller2faDefault,
-          createdBy: "cli",
-        });
-      });
-      printData({
-        id: created._id,
-        name: created.name,
-        email: created.email,
-        balance: created.balance,
-        twoFAEnabled: created.twoFAEnabled,
-      }, !!opts.json);
     });
 }

@@ -1,11 +1,14 @@
-// Every change of a reseller's balance: the opening balance, an order's debit, a refund. Each
-// moves the balance together with one appended history row in the caller's transaction, so for
-// every reseller balance = Σ(new − old) over its history and the rows chain (checkLedger).
+// Every change of a reseller's balance: the opening balance, an order's debit, a refund, an
+// operator's top-up or deduction. Each moves the balance together with one appended history row
+// in the caller's transaction, so for every reseller balance = Σ(new − old) over its history and
+// the rows chain (checkLedger).
 import type { Transaction } from "kysely";
 import type { Db } from "../db/client.ts";
 import type { Database } from "../db/schema.ts";
+import type { BalanceHistoryRow } from "../db/schema.ts";
 import {
   creditReseller,
+  debitReseller,
   insertBalanceEntry,
   listBalanceMovements,
   listResellerBalances,
@@ -66,6 +69,32 @@ export async function refundOrderAmount(
     orderId: order.id,
     actor,
   });
+}
+
+/** Credits an operator's top-up with its 'top_up' row naming the operator. */
+export async function topUpBalance(
+  trx: Transaction<Database>,
+  resellerId: string,
+  cents: number,
+  actor: string,
+): Promise<BalanceHistoryRow> {
+  const balances = await creditReseller(trx, resellerId, cents);
+  return await insertBalanceEntry(trx, { resellerId, type: "top_up", ...balances, actor });
+}
+
+/**
+ * Debits an operator's deduction with its 'deduct' row naming the operator, only if the balance
+ * covers it; null when it does not, and then nothing changed.
+ */
+export async function deductBalance(
+  trx: Transaction<Database>,
+  resellerId: string,
+  cents: number,
+  actor: string,
+): Promise<BalanceHistoryRow | null> {
+  const balances = await debitReseller(trx, resellerId, cents);
+  if (!balances) return null;
+  return await insertBalanceEntry(trx, { resellerId, type: "deduct", ...balances, actor });
 }
 
 /** One way a reseller's ledger is wrong. */

@@ -85,6 +85,18 @@ export function dollarsToCents(input: DecimalInput, label = "amount"): number {
   return Number(cents);
 }
 
+/** A decimal dollar amount of any precision (a sum of supplier costs) to the nearest cent, half up. */
+export function decimalToNearestCents(input: DecimalInput, label = "amount"): number {
+  const { units, scale } = parseDecimal(input, { label });
+  const cents = scale <= 2
+    ? units * 10n ** BigInt(2 - scale)
+    : (units + 5n * 10n ** BigInt(scale - 3)) / 10n ** BigInt(scale - 2);
+  if (cents > BigInt(MAX_CENTS)) {
+    throw new MoneyFormatError(`${label} is too large, got ${describe(input)}`);
+  }
+  return Number(cents);
+}
+
 /** Checks that a value is a whole number of cents within the supported range. */
 export function assertCents(value: number, label = "amount"): void {
   if (!Number.isSafeInteger(value) || Math.abs(value) > MAX_CENTS) {
@@ -166,4 +178,18 @@ function groupThousands(digits: string): string {
 
 function describe(input: unknown): string {
   return typeof input === "string" ? JSON.stringify(input.slice(0, 40)) : String(input);
+}
+
+/**
+ * Integer cents minus an exact decimal (a supplier cost), as decimal text with at least two
+ * places: the profit of an order (spec §9: profit = amount − cost), 152 − "1.4035" → "0.1165".
+ */
+export function centsMinusDecimalString(cents: number, value: DecimalInput): string {
+  const decimal = parseDecimal(value, { label: "cost", allowNegative: true });
+  const scale = Math.max(2, decimal.scale);
+  const difference = BigInt(cents) * 10n ** BigInt(scale - 2) -
+    decimal.units * 10n ** BigInt(scale - decimal.scale);
+  const negative = difference < 0n;
+  const digits = (negative ? -difference : difference).toString().padStart(scale + 1, "0");
+  return `${negative ? "-" : ""}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }

@@ -1,16 +1,10 @@
 import type { Db } from "../db/client.ts";
 import type { AdminPublicRow } from "../db/repositories/admins.ts";
-import {
-  countAdmins,
-  findAdminByEmail,
-  insertAdmin,
-  listAdmins,
-} from "../db/repositories/admins.ts";
+import { countAdmins } from "../db/repositories/admins.ts";
 import type { ResellerPublicRow } from "../db/repositories/resellers.ts";
 import {
   findResellerByEmail,
   insertReseller,
-  listResellerRows,
   setResellerPasswordHash,
 } from "../db/repositories/resellers.ts";
 import { insertAudit } from "../db/repositories/audit-log.ts";
@@ -19,6 +13,8 @@ import { deleteUserSessions } from "../db/repositories/sessions.ts";
 import { ConflictError, ValidationError } from "./errors.ts";
 import { centsToDollars } from "./money.ts";
 import { openBalance } from "./ledger.ts";
+import { auditActor, type OperatorActor } from "./actor.ts";
+import type { ResellerDto } from "../shared/user-types.ts";
 
 /** The admin as the browser sees it (spec §3 Admin, User); never a hash or a secret. */
 export interface PublicAdmin {
@@ -37,21 +33,10 @@ export interface PublicAdmin {
 }
 
 /** The reseller as the browser sees it (spec §3 Reseller, User); never a hash or a secret. */
-export interface PublicReseller {
-  _id: string;
+export interface PublicReseller extends ResellerDto {
   role: "reseller";
   username: string;
-  name: string;
-  phone: string;
-  email: string;
-  balance: number;
-  markup: Record<string, number>;
-  remarks: string;
-  disableDiscounts: boolean;
-  rank: string;
   twoFAEnabled: boolean;
-  createdBy: string;
-  createdAt: string;
 }
 
 export type PublicUser = PublicAdmin | PublicReseller;
@@ -104,50 +89,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export const ADMIN_RANKS = ["Admin", "Staff", "superadmin"] as const;
-
-export interface NewAdminInput {
-  name: string;
-  email: string;
-  password: string;
-  rank: string;
-  remarks?: string;
-  createdBy: string;
-}
-
-/** Creates an admin; an email already in use is a ConflictError. */
-export async function createAdmin(
-  db: Db,
-  input: NewAdminInput,
-): Promise<PublicAdmin> {
-  const email = normalizeEmail(input.email);
-  if (input.password.length < 8) {
-    throw new ValidationError("Password must be at least 8 characters");
-  }
-  if (await findAdminByEmail(db, email)) {
-    throw new ConflictError(`An admin with email ${email} already exists`);
-  }
-  const row = await insertAdmin(db, {
-    name: input.name.trim(),
-    email,
-    password_hash: await hashPassword(input.password),
-    rank: input.rank.trim(),
-    remarks: input.remarks ?? "",
-    created_by: input.createdBy,
-    totp_secret_enc: null,
-    given_name: null,
-    family_name: null,
-  });
-  await insertAudit(db, {
-    actorType: "system",
-    actorName: input.createdBy,
-    action: "admin.create",
-    targetType: "admin",
-    targetId: row.id,
-    after: { name: row.name, email: row.email, rank: row.rank },
-  });
-  return presentAdmin(row);
-}
+export { ADMIN_RANKS } from "../shared/admin-types.ts";
 
 /** True when no admin exists yet (first start). */
 export async function hasNoAdmins(db: Db): Promise<boolean> {
@@ -165,6 +107,8 @@ export interface NewResellerInput {
   disableDiscounts?: boolean;
   twoFAEnabled: boolean;
   createdBy: string;
+  /** The operator named in the audit row; without one the row names `createdBy` as the system. */
+  actor?: OperatorActor;
 }
 
 /** Creates a reseller and its 'initial' history row (old 0, new = starting balance) together. */
@@ -199,37 +143,36 @@ export async function createReseller(
     });
     const balanceCents = await openBalance(trx, created.id, input.balanceCents, input.createdBy);
     await insertAudit(trx, {
-      actorType: "system",
-      actorName: input.createdBy,
+      ...(input.actor
+        ? auditActor(input.actor)
+        : { actorType: "system", actorName: input.createdBy }),
       action: "reseller.create",
       targetType: "reseller",
       targetId: created.id,
       after: {
         name: created.name,
         email: created.email,
+        phone: created.phone,
+        markup: created.markup,
+        remarks: created.remarks,
+        disableDiscounts: created.disable_discounts,
         balanceCents: input.balanceCents,
       },
     });
     return { ...created, balance_cents: balanceCents };
   }).catch((e) => {
-    if (String(e?.message ?? e).includes("resellers_name_key")) {
+    const message = String(e?.message ?? e);
+    if (message.includes("resellers_name_key")) {
       throw new ConflictError(
         `A reseller named ${input.name.trim()} already exists`,
       );
     }
+    if (message.includes("resellers_email_key")) {
+      throw new ConflictError(`A reseller with email ${email} already exists`);
+    }
     throw e;
   });
   return presentReseller(row);
-}
-
-/** Every admin, for the admin console's Admins tab. */
-export async function listAllAdmins(db: Db): Promise<PublicAdmin[]> {
-  return (await listAdmins(db)).map(presentAdmin);
-}
-
-/** Every live reseller, for the admin console (GET /api/resellers). */
-export async function listAllResellers(db: Db): Promise<PublicReseller[]> {
-  return (await listResellerRows(db)).map(presentReseller);
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { startTestSuppliers } from "../helpers/suppliers.ts";
 import type { Db } from "../../src/db/client.ts";
+import type { OrderRow } from "../../src/db/schema.ts";
 import { createReseller } from "../../src/domain/users.ts";
 import { createMobileLegendsGame } from "../../src/domain/demo-catalogue.ts";
 import { launchGame, LaunchGameSchema } from "../../src/domain/launch.ts";
@@ -221,7 +222,7 @@ Deno.test({
               false,
               "uncertain: run again later",
             );
-            let row = await db.selectFrom("orders").selectAll().where("id", "=", id)
+            let row: OrderRow = await db.selectFrom("orders").selectAll().where("id", "=", id)
               .executeTakeFirstOrThrow();
             assert.equal(row.status, "new");
             assert.equal(await balanceOf(db, r._id), 4 * cents, "not refunded");
@@ -293,13 +294,56 @@ Deno.test({
             assert.equal(sent[0].variationId, 3689113);
             assert.equal(sent[0].playerId, "800123456");
             assert.equal(sent[0].serverId, "os_asia");
-            let row = await db.selectFrom("orders").selectAll().where("id", "=", id)
+            let row: OrderRow = await db.selectFrom("orders").selectAll().where("id", "=", id)
               .executeTakeFirstOrThrow();
             assert.equal(row.status, "pending");
             assert.equal(row.supplier_order_id, String(sent[0].orderId));
             sim.moogold.completeOrder(sent[0].orderId);
             row = await refreshOrder(db, suppliers, id);
             assert.equal(row.status, "successful");
+            assert.deepEqual(await checkLedger(db), []);
+          },
+        );
+
+        await t.step(
+          "a MooGold product that asks for a Character Name gets the verified user name",
+          async () => {
+            await launchGame(
+              db,
+              suppliers,
+              LaunchGameSchema.parse({
+                name: "Ragnarok Origin",
+                supplier: "monkey",
+                supplierName: "Ragnarok Origin",
+                supplierGameID: "5177311",
+                gameItems: [{
+                  id: "5177312",
+                  nameSupplier: "Ragnarok Origin - 6 Nyan Berry",
+                  nameReseller: "6 Nyan Berry",
+                }],
+                resellerMarkupAll: 5,
+                requiresServerID: true,
+              }),
+              { _id: null, name: "test" },
+            );
+            const r = await newReseller(db, "Novice", 500);
+            const placed = await placeResellerOrder(ctx, {
+              kind: "monkey",
+              resellerId: r._id,
+              seesHiddenGames: false,
+              productID: "5177311",
+              denom: "Ragnarok Origin - 6 Nyan Berry",
+              userid: "700111222",
+              serverid: "1001",
+              userName: "Poring Hunter",
+            });
+            const id = placed.body.order.id;
+            assert.equal(await sendOrderToSupplier(db, suppliers, id), true);
+            const sent = sim.moogold.listOrders().filter((o) => o.partnerOrderId === id);
+            assert.equal(sent.length, 1, "the supplier accepted the order once");
+            const row = await db.selectFrom("orders").select("status").where("id", "=", id)
+              .executeTakeFirstOrThrow();
+            assert.equal(row.status, "pending");
             assert.deepEqual(await checkLedger(db), []);
           },
         );

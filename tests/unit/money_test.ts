@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   assertCents,
+  centsMinusDecimalString,
   centsToAmountString,
   centsToDollars,
   centsToDollarString,
@@ -124,4 +125,13 @@ Deno.test("[money] an amount formats without the symbol", () => {
   assert.equal(centsToAmountString(123450), "1,234.50");
   assert.equal(centsToAmountString(99999), "999.99");
   assert.equal(centsToAmountString(-123456789), "-1,234,567.89");
+});
+
+Deno.test("[money] profit is the amount minus the supplier cost, exactly (spec §9)", () => {
+  assert.equal(centsMinusDecimalString(152, "1.4035"), "0.1165");
+  assert.equal(centsMinusDecimalString(320, "2.9"), "0.30");
+  assert.equal(centsMinusDecimalString(30, 0.1), "0.20", "no 0.19999999999999998");
+  assert.equal(centsMinusDecimalString(100, "1.25"), "-0.25", "a loss shows as negative");
+  assert.equal(centsMinusDecimalString(5, "5"), "-4.95");
+  assert.equal(centsMinusDecimalString(100_000_00, "0"), "100000.00");
 });

@@ -1,5 +1,6 @@
+import { sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
-import type { AdminRow, NewAdmin } from "../schema.ts";
+import type { AdminRow, AdminUpdate, Database, NewAdmin } from "../schema.ts";
 
 /** Columns safe to return to a browser: no password hash, no TOTP secret. */
 export const ADMIN_PUBLIC_COLUMNS = [
@@ -83,4 +84,56 @@ export async function listAdmins(db: Db): Promise<AdminPublicRow[]> {
     "asc",
   )
     .execute();
+}
+
+/** `%text%` for ILIKE, with the pattern characters in `text` matched literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Admins whose name, email or rank contains `search` (any case), oldest first. */
+export async function searchAdmins(db: Db, search: string): Promise<AdminPublicRow[]> {
+  const pattern = containsPattern(search);
+  return await db.selectFrom("admins").select(ADMIN_PUBLIC_COLUMNS)
+    .where((eb) =>
+      eb.or([
+        eb("name", "ilike", pattern),
+        eb("email", "ilike", pattern),
+        eb("rank", "ilike", pattern),
+      ])
+    )
+    .orderBy("created_at", "asc").execute();
+}
+
+/** Locks one admin row for the rest of the transaction. */
+export async function lockAdminById(
+  trx: Transaction<Database>,
+  id: string,
+): Promise<AdminPublicRow | undefined> {
+  return await trx.selectFrom("admins").select(ADMIN_PUBLIC_COLUMNS).where("id", "=", id)
+    .forUpdate().executeTakeFirst();
+}
+
+/**
+ * Locks every superadmin row and returns their ids: two transactions removing superadmins
+ * queue here, so the second sees the first one's delete and the last superadmin stays.
+ */
+export async function lockSuperadminIds(trx: Transaction<Database>): Promise<string[]> {
+  const rows = await trx.selectFrom("admins").select("id")
+    .where(sql<string>`lower(trim(rank))`, "=", "superadmin")
+    .orderBy("id").forUpdate().execute();
+  return rows.map((r) => r.id);
+}
+
+export async function updateAdminRow(
+  trx: Transaction<Database>,
+  id: string,
+  changes: Pick<AdminUpdate, "name" | "email" | "rank" | "remarks" | "password_hash">,
+): Promise<AdminPublicRow> {
+  return await trx.updateTable("admins").set({ ...changes, updated_at: new Date() })
+    .where("id", "=", id).returning(ADMIN_PUBLIC_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export async function deleteAdminRow(trx: Transaction<Database>, id: string): Promise<void> {
+  await trx.deleteFrom("admins").where("id", "=", id).execute();
 }

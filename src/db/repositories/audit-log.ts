@@ -1,4 +1,6 @@
 import type { Db } from "../client.ts";
+import type { AuditLogRow } from "../schema.ts";
+import { containsPattern } from "./admins.ts";
 
 export interface AuditEntry {
   actorType: "admin" | "reseller" | "system" | "cli";
@@ -22,4 +24,41 @@ export async function insertAudit(db: Db, entry: AuditEntry): Promise<void> {
     before: entry.before === undefined ? null : JSON.stringify(entry.before),
     after: entry.after === undefined ? null : JSON.stringify(entry.after),
   }).execute();
+}
+
+/** What the audit view filters on; each is a case-insensitive substring, all must match. */
+export interface AuditFilter {
+  /** The actor's name or id. */
+  actor?: string;
+  /** The action, e.g. "admin.delete". */
+  action?: string;
+  /** The target's type or id. */
+  target?: string;
+  /** Only rows at or after this time. */
+  since?: Date;
+}
+
+/** Audit rows matching `filter`, newest first, with the total for paging. */
+export async function listAuditRows(
+  db: Db,
+  filter: AuditFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: AuditLogRow[]; total: number }> {
+  let q = db.selectFrom("audit_log");
+  if (filter.actor) {
+    const p = containsPattern(filter.actor);
+    q = q.where((eb) => eb.or([eb("actor_name", "ilike", p), eb("actor_id", "ilike", p)]));
+  }
+  if (filter.action) q = q.where("action", "ilike", containsPattern(filter.action));
+  if (filter.target) {
+    const p = containsPattern(filter.target);
+    q = q.where((eb) => eb.or([eb("target_type", "ilike", p), eb("target_id", "ilike", p)]));
+  }
+  if (filter.since) q = q.where("at", ">=", filter.since);
+  const [rows, count] = await Promise.all([
+    q.selectAll().orderBy("at", "desc").orderBy("id", "desc")
+      .limit(page.limit).offset(page.offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((r) => ({ ...r, id: Number(r.id) })), total: Number(count.n) };
 }

@@ -51,6 +51,23 @@ export async function creditReseller(
   return { oldCents: row.balance_cents - cents, newCents: row.balance_cents };
 }
 
+/**
+ * Debits a live reseller only if its balance covers `cents` (one conditional statement); returns
+ * the balances before and after, or null when the balance is short and nothing changed.
+ */
+export async function debitReseller(
+  trx: Transaction<Database>,
+  resellerId: string,
+  cents: number,
+): Promise<{ oldCents: number; newCents: number } | null> {
+  const { rows } = await sql<{ balance_cents: number }>`${
+    conditionalDebit(resellerId, cents)
+  } RETURNING balance_cents`.execute(trx);
+  if (!rows.length) return null;
+  const newCents = Number(rows[0].balance_cents);
+  return { oldCents: newCents + cents, newCents };
+}
+
 /** The insert of one history row, for a statement that writes it together with other rows. */
 export function balanceEntryInsert(qc: QueryCreator<Database>, entry: NewBalanceEntry) {
   return qc.insertInto("balance_history").values(balanceEntryValues(entry)).returning("id");
@@ -76,6 +93,17 @@ export async function listBalanceEntries(
     resellerId,
   )
     .orderBy("id", "asc").execute();
+}
+
+/** A page of a reseller's history, newest first, with ids below `beforeId` (reseller API). */
+export async function listBalanceEntriesPage(
+  db: Db,
+  resellerId: string,
+  page: { beforeId?: number; limit: number },
+): Promise<BalanceHistoryRow[]> {
+  let q = db.selectFrom("balance_history").selectAll().where("reseller_id", "=", resellerId);
+  if (page.beforeId !== undefined) q = q.where("id", "<", page.beforeId);
+  return await q.orderBy("id", "desc").limit(page.limit).execute();
 }
 
 /** Every reseller's balance, deleted ones included: the ledger check covers them all. */

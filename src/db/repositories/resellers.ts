@@ -124,3 +124,45 @@ export async function setResellerPasswordHash(
   await trx.updateTable("resellers").set({ password_hash: passwordHash, updated_at: new Date() })
     .where("id", "=", id).execute();
 }
+
+/** Locks a live reseller's row for the rest of the transaction; undefined when none. */
+export async function lockLiveReseller(
+  trx: Transaction<Database>,
+  id: string,
+): Promise<ResellerPublicRow | undefined> {
+  return await trx.selectFrom("resellers").select(RESELLER_PUBLIC_COLUMNS)
+    .where("id", "=", id).where("deleted_at", "is", null)
+    .forUpdate().executeTakeFirst();
+}
+
+/** The details an admin edits; the balance is not among them (only the ledger moves it). */
+export interface ResellerDetailsUpdate {
+  name: string;
+  phone: string;
+  email: string;
+  markup: Record<string, number>;
+  remarks: string;
+  disable_discounts: boolean;
+  password_hash?: string;
+}
+
+/** Saves a live reseller's details; returns the row after. */
+export async function updateResellerDetails(
+  trx: Transaction<Database>,
+  id: string,
+  details: ResellerDetailsUpdate,
+): Promise<ResellerPublicRow> {
+  return await trx.updateTable("resellers")
+    .set({ ...details, markup: JSON.stringify(details.markup), updated_at: new Date() })
+    .where("id", "=", id).where("deleted_at", "is", null)
+    .returning(RESELLER_PUBLIC_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** Marks a live reseller deleted; its orders and history rows stay. False when none was live. */
+export async function softDeleteReseller(trx: Transaction<Database>, id: string): Promise<boolean> {
+  const r = await trx.updateTable("resellers").set({ deleted_at: new Date() })
+    .where("id", "=", id).where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}

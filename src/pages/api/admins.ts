@@ -1,8 +1,11 @@
 import type { APIRoute } from "astro";
-import { requireAdmin } from "../../server/http.ts";
-import { listAllAdmins } from "../../domain/users.ts";
+import { readQuery, requireAdmin } from "../../server/http.ts";
+import { AdminSearchQuery } from "../../server/admin-inputs.ts";
+import { listAdminsMatching } from "../../domain/admins.ts";
 
-export const GET: APIRoute = async ({ locals }) => {
+/** Spec §7 GET /admins; `?search=` matches name, email or rank (the Admins tab's search box). */
+export const GET: APIRoute = async ({ locals, url }) => {
   requireAdmin(locals);
-  return Response.json(await listAllAdmins(locals.app.db));
+  const { search } = readQuery(url, AdminSearchQuery);
+  return Response.json(await listAdminsMatching(locals.app.db, search));
 };

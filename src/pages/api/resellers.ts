@@ -1,8 +1,11 @@
 import type { APIRoute } from "astro";
-import { requireAdmin } from "../../server/http.ts";
-import { listAllResellers } from "../../domain/users.ts";
+import { readQuery, requireAdmin } from "../../server/http.ts";
+import { ResellerListQuery } from "../../server/reseller-inputs.ts";
+import { listResellers } from "../../domain/resellers/accounts.ts";
 
-export const GET: APIRoute = async ({ locals }) => {
+/** Admins: live resellers by name; ?search= matches name, email or phone (spec §2). */
+export const GET: APIRoute = async ({ locals, url }) => {
   requireAdmin(locals);
-  return Response.json(await listAllResellers(locals.app.db));
+  const { search } = readQuery(url, ResellerListQuery);
+  return Response.json(await listResellers(locals.app.db, search));
 };

@@ -1,0 +1,122 @@
+// Spec §2 Settings: the 'Exchange Rate' box, the mark-up field with Save, the red Sign out, and
+// 'Restricted Users for mlbb Package' (accounts that always get mlbb_special, spec §4).
+import { useEffect, useState } from "react";
+import { callApi } from "../lib/api.ts";
+import { signOut } from "../lib/sign-out.ts";
+import { errorText } from "./games/draft.ts";
+import { RestrictedUsers } from "./settings/RestrictedUsers.tsx";
+import type { AdminViewProps } from "./types.ts";
+import "../../styles/admin-games.css";
+import "../../styles/admin-people.css";
+
+export type SettingsViewProps = AdminViewProps;
+
+/** GET /api/yahoo_finance/usd_sgd. */
+interface UsdSgdQuote {
+  rate: number;
+  marketRate: number;
+  fxRateMarkUp: number;
+}
+
+function ExchangeRateBox({ reload }: { reload: number }) {
+  const [quote, setQuote] = useState<UsdSgdQuote | null>(null);
+  const [failure, setFailure] = useState("");
+  useEffect(() => {
+    setFailure("");
+    callApi<UsdSgdQuote>("GET", "/api/yahoo_finance/usd_sgd")
+      .then(setQuote)
+      .catch((error) => {
+        console.error(error);
+        // The server's text is the spec §8 one ('Fail to get Yahoo Finance rate, …').
+        setFailure(errorText(error));
+      });
+  }, [reload]);
+  return (
+    <div class="ap-info" role="status" aria-label="Exchange Rate">
+      <h3>Exchange Rate</h3>
+      {failure
+        ? <p class="ap-banner">{failure}</p>
+        : quote === null
+        ? <p class="muted">Loading...</p>
+        : (
+          <dl>
+            <dt>Market rate</dt>
+            <dd>1 USD = {quote.marketRate} SGD</dd>
+            <dt>Mark up</dt>
+            <dd>{quote.fxRateMarkUp} SGD cents per 1 USD</dd>
+            <dt>Rate shown to resellers</dt>
+            <dd>1 USD = {quote.rate.toFixed(4)} SGD</dd>
+          </dl>
+        )}
+    </div>
+  );
+}
+
+function MarkUpForm({ onSaved }: { onSaved: () => void }) {
+  const [value, setValue] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  useEffect(() => {
+    callApi<{ fxRateMarkUp: number }>("GET", "/api/settings")
+      .then((s) => setValue(String(s.fxRateMarkUp)))
+      .catch(console.error);
+  }, []);
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setMessage(null);
+    try {
+      // Spec §5: sent as a number; the server checks range and decimals.
+      await callApi("PUT", "/api/settings", { fxRateMarkUp: Number(value) });
+      setMessage({ ok: true, text: "Saved" });
+      onSaved();
+    } catch (error) {
+      console.error(error);
+      setMessage({ ok: false, text: `Fail to save settings. ${errorText(error)}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="ap-markup" onSubmit={save}>
+      <label for="ap-markup">Exchange Rate Mark Up (SGD cents per 1 USD)</label>
+      <div class="ap-inline">
+        <input
+          id="ap-markup"
+          type="number"
+          inputMode="decimal"
+          min="0"
+          step="0.01"
+          required
+          value={value}
+          onInput={(e) => setValue(e.currentTarget.value)}
+        />
+        <button type="submit" class="btn" disabled={busy}>Save</button>
+      </div>
+      {message && (
+        <p class={message.ok ? "ap-ok" : "error"} role={message.ok ? "status" : "alert"}>
+          {message.text}
+        </p>
+      )}
+    </form>
+  );
+}
+
+export default function SettingsView(_props: SettingsViewProps) {
+  const [reload, setReload] = useState(0);
+  return (
+    <section class="ap-settings">
+      <div class="ag-heading">
+        <h2>Settings</h2>
+        <button class="btn-danger" type="button" onClick={() => signOut("admin")}>Sign out</button>
+      </div>
+      <div class="panel ap-section">
+        <ExchangeRateBox reload={reload} />
+        <MarkUpForm onSaved={() => setReload(reload + 1)} />
+      </div>
+      <RestrictedUsers />
+    </section>
+  );
+}

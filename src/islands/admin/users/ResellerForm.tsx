@@ -1,0 +1,284 @@
+// Spec §2 Create Reseller and Reseller detail/edit: Details, Price Markup % (mlbb, mlbb_global and
+// mlbb_special required, then one field per launched game, three per row) and, when editing, the
+// Account Balance History. The balance is typed only at creation; afterwards it moves through
+// Top Up and Deduct, which keep its history (the server refuses any other change).
+import { useEffect, useState } from "react";
+import {
+  type BalanceMoveResult,
+  REQUIRED_MARKUP_KEYS,
+  type ResellerDto,
+} from "../../../shared/user-types.ts";
+import { callApi } from "../../lib/api.ts";
+import { dollarsToAmountString } from "../../lib/format.ts";
+import { failureText } from "../games/draft.ts";
+import { BalancePopover } from "./BalancePopover.tsx";
+import { balanceMovedText } from "./ResellersTab.tsx";
+import { BalanceHistory } from "../../reseller/BalanceHistory.tsx";
+import { ApiKeys } from "../../reseller/ApiKeys.tsx";
+
+/** Spec §9: the admin's view of a reseller's balance history shows 10 rows a page. */
+const ADMIN_HISTORY_PAGE_SIZE = 10;
+
+export interface ResellerFormProps {
+  /** The reseller to edit; none for Create Reseller. */
+  reseller?: ResellerDto;
+  /** Returns to the Resellers list. */
+  onBack: () => void;
+}
+
+interface LaunchedGame {
+  name: string;
+  supplierName: string;
+}
+
+/** Fields typed as text; numbers are sent as numbers (spec §5). */
+interface Draft {
+  name: string;
+  phone: string;
+  email: string;
+  password: string;
+  balance: string;
+  remarks: string;
+  disableDiscounts: boolean;
+  markup: Record<string, string>;
+}
+
+function draftOf(reseller?: ResellerDto): Draft {
+  return {
+    name: reseller?.name ?? "",
+    phone: reseller?.phone ?? "",
+    email: reseller?.email ?? "",
+    password: "",
+    balance: reseller ? String(reseller.balance) : "",
+    remarks: reseller?.remarks ?? "",
+    disableDiscounts: reseller?.disableDiscounts ?? false,
+    markup: Object.fromEntries(
+      Object.entries(reseller?.markup ?? {}).map(([key, value]) => [key, String(value)]),
+    ),
+  };
+}
+
+/** The markup map to send: blank game fields are left out, so the game's own markup applies. */
+function markupOf(draft: Draft): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(draft.markup).filter(([, value]) => value.trim() !== "")
+      .map(([key, value]) => [key, Number(value)]),
+  );
+}
+
+export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
+  const editing = reseller !== undefined;
+  const [draft, setDraft] = useState<Draft>(() => draftOf(reseller));
+  const [games, setGames] = useState<LaunchedGame[]>([]);
+  const [balance, setBalance] = useState(reseller?.balance ?? 0);
+  const [historyVersion, setHistoryVersion] = useState(0);
+  const [notice, setNotice] = useState("");
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    callApi<LaunchedGame[]>("GET", "/api/launched_games")
+      .then((list) => {
+        const seen = new Set<string>(["mlbb"]);
+        setGames(list.filter((g) => !seen.has(g.supplierName) && seen.add(g.supplierName)));
+      })
+      .catch((error) => {
+        console.error(error);
+        alert(failureText("get games", error));
+      });
+  }, []);
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setNotice("");
+    setDraft((d) => ({ ...d, [key]: value }));
+  };
+  const setMarkup = (key: string, value: string) =>
+    set("markup", { ...draft.markup, [key]: value });
+
+  const moved = (result: BalanceMoveResult) => {
+    setBalance(result.newBalance);
+    setHistoryVersion((v) => v + 1);
+    setNotice(balanceMovedText(draft.name, result));
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setSaving(true);
+    const details = {
+      name: draft.name,
+      phone: draft.phone,
+      email: draft.email,
+      markup: markupOf(draft),
+      remarks: draft.remarks,
+      disableDiscounts: draft.disableDiscounts,
+    };
+    try {
+      if (editing) {
+        // No balance: it is read-only here, and an order placed since this screen opened would
+        // make the one it shows stale (the server refuses a balance that differs).
+        await callApi("PUT", `/api/reseller/${encodeURIComponent(reseller._id)}`, {
+          ...details,
+          password: draft.password,
+        });
+        setDraft((d) => ({ ...d, password: "" }));
+        setNotice("Reseller saved.");
+      } else {
+        await callApi("POST", "/api/reseller", {
+          ...details,
+          password: draft.password,
+          balance: Number(draft.balance || 0),
+          rank: "Reseller",
+        });
+        onBack();
+      }
+    } catch (error) {
+      console.error(error);
+      alert(failureText(editing ? "edit reseller" : "create reseller", error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const title = editing ? reseller.name : "Create New Reseller";
+  return (
+    <section>
+      {/* Not a <nav>: the console styles every nav inside its shell as the side menu. */}
+      <div class="ag-breadcrumb" role="navigation" aria-label="Breadcrumb">
+        <button type="button" class="ag-link" onClick={onBack}>Resellers</button>
+        <span aria-hidden="true">›</span>
+        <span aria-current="page">{title}</span>
+      </div>
+      <form class="panel au-form" onSubmit={submit}>
+        <h3>Details</h3>
+        <div class="ag-grid">
+          <label>
+            Name
+            <input
+              type="text"
+              required
+              value={draft.name}
+              onInput={(e) => set("name", e.currentTarget.value)}
+            />
+          </label>
+          <label>
+            Phone
+            <input
+              type="tel"
+              value={draft.phone}
+              onInput={(e) => set("phone", e.currentTarget.value)}
+            />
+          </label>
+          <label>
+            Email
+            <input
+              type="email"
+              required
+              value={draft.email}
+              onInput={(e) => set("email", e.currentTarget.value)}
+            />
+          </label>
+          <label>
+            Password
+            <input
+              type="password"
+              autoComplete="new-password"
+              required={!editing}
+              minLength={8}
+              placeholder={editing ? "Unchanged" : undefined}
+              value={draft.password}
+              onInput={(e) => set("password", e.currentTarget.value)}
+            />
+          </label>
+          {editing
+            ? (
+              <div class="au-field">
+                <span>Balance</span>
+                <span class="au-balance">
+                  <output class="au-amount" aria-label="Balance">
+                    {dollarsToAmountString(balance)}
+                  </output>
+                  <BalancePopover
+                    resellerId={reseller._id}
+                    resellerName={reseller.name}
+                    kind="top_up"
+                    onMoved={moved}
+                  />
+                  <BalancePopover
+                    resellerId={reseller._id}
+                    resellerName={reseller.name}
+                    kind="deduct"
+                    onMoved={moved}
+                  />
+                </span>
+              </div>
+            )
+            : (
+              <label>
+                Balance
+                <input
+                  type="number"
+                  min="0"
+                  step="0.01"
+                  inputMode="decimal"
+                  value={draft.balance}
+                  onInput={(e) => set("balance", e.currentTarget.value)}
+                />
+              </label>
+            )}
+          <label class="ag-wide">
+            Remarks
+            <textarea
+              rows={3}
+              value={draft.remarks}
+              onInput={(e) => set("remarks", e.currentTarget.value)}
+            />
+          </label>
+          <label class="ag-check">
+            <input
+              type="checkbox"
+              checked={draft.disableDiscounts}
+              onChange={(e) => set("disableDiscounts", e.currentTarget.checked)}
+            />
+            Disable Discounts
+          </label>
+        </div>
+
+        <h3>Price Markup %</h3>
+        <div class="ag-three">
+          {[
+            ...REQUIRED_MARKUP_KEYS.map((key) => ({ key, label: key, required: true })),
+            ...games.map((g) => ({ key: g.supplierName, label: g.name, required: false })),
+          ].map(({ key, label, required }) => (
+            <label key={key}>
+              {label}
+              <input
+                type="number"
+                min="0"
+                step="any"
+                inputMode="decimal"
+                required={required}
+                value={draft.markup[key] ?? ""}
+                onInput={(e) => setMarkup(key, e.currentTarget.value)}
+              />
+            </label>
+          ))}
+        </div>
+
+        <div class="ag-actions">
+          {notice && <p class="au-banner" role="status">{notice}</p>}
+          <button type="button" class="btn-secondary" onClick={onBack}>Back</button>
+          <button type="submit" class="btn" disabled={saving}>
+            {editing ? "Save" : "Create Reseller"}
+          </button>
+        </div>
+      </form>
+      {editing && (
+        <BalanceHistory
+          resellerId={reseller._id}
+          pageSize={ADMIN_HISTORY_PAGE_SIZE}
+          version={historyVersion}
+        />
+      )}
+      {editing && <ApiKeys listPath={`/api/reseller/${reseller._id}/api_keys`} canCreate={false} />}
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { createTestDatabase } from "../helpers/backends.ts";
+import { startTestServer } from "../helpers/server.ts";
+import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
+
+Deno.test({
+  name: "[e2e] Settings: mark-up saved, a restricted user added, refused twice and deleted; " +
+    "Admins: a Staff created and deleted, superadmin rank read-only; each found in Audit",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase();
+    const server = await startTestServer(tdb);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      page.on("dialog", (d) => {
+        throw new Error(`unexpected alert: ${d.message()}`);
+      });
+      await signInDemoAdminInBrowser(page, server.url);
+      await page.getByRole("button", { name: "Settings" }).click();
+
+      const rateBox = page.getByRole("status", { name: "Exchange Rate" });
+      await rateBox.getByText("Rate shown to resellers").waitFor();
+      await page.getByLabel("Exchange Rate Mark Up (SGD cents per 1 USD)").fill("2.5");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByText("Saved").waitFor();
+      await rateBox.getByText("2.5 SGD cents per 1 USD").waitFor();
+
+      await page.getByRole("button", { name: "Add New" }).click();
+      await page.getByLabel("User ID").fill("12345678");
+      await page.getByLabel("Server ID").fill("1234");
+      const form = page.getByRole("form", { name: "Add restricted user" });
+      await form.getByRole("button", { name: "Save" }).click();
+      const row = page.getByRole("row").filter({ hasText: "12345678" });
+      await row.waitFor();
+      assert.match(
+        await row.innerText(),
+        /12345678\s+1234\s+\d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} [ap]m\s+Demo Admin/,
+      );
+      const added = (await row.getByRole("cell").nth(2).innerText()).trim();
+
+      await page.getByRole("button", { name: "Add New" }).click();
+      await page.getByLabel("User ID").fill("12345678");
+      await page.getByLabel("Server ID").fill("1234");
+      await form.getByRole("button", { name: "Save" }).click();
+      await page.getByRole("alert").filter({
+        hasText: `This user was already added on ${added} by Demo Admin`,
+      }).waitFor();
+      await page.getByRole("button", { name: "Cancel" }).click();
+      assert.equal(await page.getByRole("row").filter({ hasText: "12345678" }).count(), 1);
+
+      await row.getByRole("button", { name: "Delete restricted user 12345678 (1234)" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByText("Delete restricted user: 12345678 (1234)?").waitFor();
+      await dialog.getByRole("button", { name: "Delete" }).click();
+      await row.waitFor({ state: "detached" });
+
+      await page.getByRole("button", { name: "Audit" }).click();
+      const audit = page.getByRole("region", { name: "Audit" });
+      const deleted = audit.getByRole("row").filter({ hasText: "restricted_mlbb_user.delete" });
+      await deleted.waitFor();
+      assert.match(await deleted.innerText(), /Demo Admin/);
+      // JSONB keeps its own key order.
+      assert.match(await deleted.innerText(), /"userID":"12345678"/);
+      assert.match(await deleted.innerText(), /"serverID":"1234"/);
+      await page.getByLabel("Action").fill("settings");
+      await audit.getByRole("row").filter({ hasText: "restricted_mlbb_user" })
+        .first().waitFor({ state: "detached" });
+      const settings = audit.getByRole("row").filter({ hasText: "settings.update" });
+      assert.match(await settings.innerText(), /\{"fxRateMarkUp":2\.5\}/);
+
+      await page.getByRole("button", { name: "Users" }).click();
+      await page.getByRole("tab", { name: "Admins" }).click();
+      await page.getByRole("button", { name: "Create New Admin" }).click();
+      await page.getByLabel("Name").fill("Olive Ops");
+      await page.getByLabel("Rank").selectOption("Staff");
+      await page.getByLabel("Email").fill("olive@ops.test");
+      await page.getByLabel("Password").fill("olive's long password");
+      await page.getByLabel("Remarks").fill("night shift");
+      await page.getByRole("button", { name: "Create Admin" }).click();
+      const olive = page.getByRole("row").filter({ hasText: "olive@ops.test" });
+      assert.match(await olive.innerText(), /Olive Ops\s+olive@ops\.test\s+Staff/);
+
+      await page.getByPlaceholder("Search admin...").fill("SUPER");
+      await olive.waitFor({ state: "detached" });
+      await page.getByRole("cell", { name: "Demo Admin" }).click();
+      const rank = page.getByLabel("Rank");
+      assert.equal(await rank.inputValue(), "superadmin");
+      assert.equal(await rank.getAttribute("readonly"), "", "superadmin rank is read-only");
+      await page.getByRole("button", { name: "Back" }).click();
+      await page.getByPlaceholder("Search admin...").fill("");
+
+      await olive.getByRole("button", { name: "Delete admin Olive Ops" }).click();
+      await dialog.getByText("Delete admin 'Olive Ops'?").waitFor();
+      await dialog.getByRole("button", { name: "Delete" }).click();
+      await olive.waitFor({ state: "detached" });
+
+      await page.getByRole("button", { name: "Audit" }).click();
+      await page.getByLabel("Action").fill("admin.");
+      const adminRows = audit.getByRole("row").filter({ hasText: "Olive Ops" });
+      await adminRows.filter({ hasText: "admin.delete" }).waitFor();
+      await adminRows.filter({ hasText: "admin.create" }).waitFor();
+      assert.doesNotMatch(await audit.innerText(), /olive's long password/);
+    } finally {
+      await browser.close();
+      await server.stop();
+      await tdb.drop();
+    }
+  },
+});

@@ -1,0 +1,205 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { createTestDatabase, withHandle } from "../helpers/backends.ts";
+import { upsertConsumer } from "../../src/db/repositories/consumers.ts";
+import { startTestServer } from "../helpers/server.ts";
+import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
+
+const SCREENS = Deno.env.get("SCREENS_DIR");
+
+async function shoot(page: Page, name: string) {
+  if (SCREENS) await page.screenshot({ path: `${SCREENS}/${name}.png`, fullPage: true });
+}
+
+/** The Resellers row whose name cell reads exactly `name`. */
+function resellerRow(page: Page, name: string) {
+  return page.locator("tbody tr").filter({
+    has: page.getByRole("cell", { name, exact: true }),
+  });
+}
+
+async function moveBalance(page: Page, kind: "Top Up" | "Deduct", name: string, amount: string) {
+  await page.getByRole("button", { name: `${kind} ${name}` }).click();
+  const label = kind === "Top Up" ? "Amount to Top Up" : "Amount to Deduct";
+  await page.getByRole("spinbutton", { name: label }).fill(amount);
+  await page.getByRole("group", { name: label }).getByRole("button", { name: kind }).click();
+}
+
+Deno.test({
+  name:
+    "[e2e] an admin creates a reseller with markups, tops up, deducts, sees the history rows and deletes it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase("pglite");
+    await withHandle(
+      tdb,
+      (db) =>
+        db.transaction().execute((trx) =>
+          upsertConsumer(trx, { name: "Ana Buyer", email: "ana@buyer.example", phone: "+65 8111" })
+        ),
+    );
+    const server = await startTestServer(tdb);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const alerts: string[] = [];
+      page.on("dialog", (dialog) => {
+        alerts.push(dialog.message());
+        dialog.accept();
+      });
+      await signInDemoAdminInBrowser(page, server.url);
+      await page.getByRole("navigation", { name: "Admin menu" })
+        .getByRole("button", { name: "Users" }).click();
+      await page.getByRole("tab", { name: "Resellers", selected: true }).waitFor();
+      await resellerRow(page, "Demo Reseller").getByText("1,000.00").waitFor();
+
+      // Create Reseller: details and markups, one field per launched game besides mlbb.
+      await page.getByRole("button", { name: "Create New Reseller" }).click();
+      const crumbs = page.getByRole("navigation", { name: "Breadcrumb" });
+      await crumbs.getByText("Create New Reseller").waitFor();
+      assert.equal(await crumbs.getByRole("button", { name: "Resellers" }).count(), 1);
+      await page.getByLabel("PUBG Mobile").waitFor();
+      await page.getByLabel("Name").fill("Eve Reseller");
+      await page.getByLabel("Phone").fill("+65 9000 0001");
+      await page.getByLabel("Email").fill("eve@resell.example");
+      await page.getByLabel("Password").fill("eve's long password");
+      assert.equal(await page.getByLabel("Password").getAttribute("type"), "password");
+      await page.getByLabel("Balance").fill("100");
+      await page.getByLabel("Remarks").fill("Signed at the expo");
+      await page.getByLabel("Disable Discounts").check();
+      await page.getByLabel("mlbb", { exact: true }).fill("5");
+      await page.getByLabel("mlbb_global").fill("6");
+      await page.getByLabel("mlbb_special").fill("7.5");
+      await page.getByLabel("PUBG Mobile").fill("3");
+      await shoot(page, "create-reseller-1280");
+      await page.getByRole("button", { name: "Create Reseller" }).click();
+
+      // Back on the list: search, then top up and deduct through the popovers.
+      await resellerRow(page, "Eve Reseller").waitFor();
+      await page.getByPlaceholder("Search reseller...").fill("9000 0001");
+      assert.equal(await page.locator("tbody tr").count(), 1);
+      const row = resellerRow(page, "Eve Reseller");
+      await row.getByText("100.00").waitFor();
+      await moveBalance(page, "Top Up", "Eve Reseller", "1234.5");
+      await page.getByText(
+        "Successfully topped up $1,234.50 for Eve Reseller. New balance: $1,334.50",
+      ).waitFor();
+      await row.getByText("1,334.50").waitFor();
+      await moveBalance(page, "Deduct", "Eve Reseller", "34.5");
+      await page.getByText(
+        "Successfully deducted $34.50 from Eve Reseller. New balance: $1,300.00",
+      ).waitFor();
+      await moveBalance(page, "Deduct", "Eve Reseller", "5000");
+      for (let i = 0; i < 100 && alerts.length === 0; i++) await page.waitForTimeout(50);
+      await row.getByText("1,300.00").waitFor();
+      assert.deepEqual(alerts, [
+        "Failure deduct, please try again. Error: Cannot deduct $5,000.00: Eve Reseller's balance is only $1,300.00",
+      ]);
+      await page.keyboard.press("Escape");
+      await shoot(page, "resellers-1280");
+
+      // The row opens the edit screen: markups kept, history newest first.
+      await row.getByRole("cell", { name: "Eve Reseller", exact: true }).click();
+      await crumbs.getByText("Eve Reseller").waitFor();
+      assert.equal(await page.getByLabel("mlbb_special").inputValue(), "7.5");
+      assert.equal(await page.getByLabel("PUBG Mobile").inputValue(), "3");
+      assert.equal(await page.getByLabel("Disable Discounts").isChecked(), true);
+      const history = page.getByRole("region", { name: "Account Balance History" });
+      await history.getByText("Starting Account Balance").waitFor();
+      const types = await history.locator("tbody tr td:last-child").allInnerTexts();
+      assert.deepEqual(types, ["Account Deduction", "Account Top up", "Starting Account Balance"]);
+      const first = await history.locator("tbody tr").first().locator("td").allInnerTexts();
+      assert.deepEqual(first.slice(1), ["$1,334.50", "$1,300.00", "Account Deduction"]);
+      assert.match(first[0], /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2} (am|pm)$/);
+
+      // A top-up from the edit screen adds a history row; a markup edit saves.
+      await moveBalance(page, "Top Up", "Eve Reseller", "0.5");
+      await history.getByText("$1,300.50").waitFor();
+      assert.equal(await history.locator("tbody tr").count(), 4);
+      await page.getByLabel("mlbb", { exact: true }).fill("4.5");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByText("Reseller saved.").waitFor();
+      await shoot(page, "edit-reseller-1280");
+      await page.setViewportSize({ width: 375, height: 800 });
+      await shoot(page, "edit-reseller-375");
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const saved = await page.request.get(`${server.url}/api/resellers?search=eve`);
+      const [eve] = await saved.json();
+      assert.deepEqual(eve.markup, { mlbb: 4.5, mlbb_global: 6, mlbb_special: 7.5, pubgm: 3 });
+      assert.equal(eve.balance, 1300.5);
+
+      // Ten rows a page, newest first: eight more top-ups make twelve rows.
+      for (let i = 1; i <= 8; i++) {
+        const r = await page.request.post(`${server.url}/api/balance_topup/reseller/${eve._id}`, {
+          data: { amount: i },
+        });
+        assert.equal(r.status(), 200);
+      }
+      await crumbs.getByRole("button", { name: "Resellers" }).click();
+      await resellerRow(page, "Eve Reseller").getByRole("cell", {
+        name: "Eve Reseller",
+        exact: true,
+      })
+        .click();
+      await history.getByText("$1,336.50").first().waitFor();
+      assert.equal(await history.locator("tbody tr").count(), 10);
+      assert.equal(
+        await history.locator("tbody tr").first().locator("td").nth(2).innerText(),
+        "$1,336.50",
+      );
+      await history.getByRole("button", { name: "2", exact: true }).click();
+      assert.deepEqual(await history.locator("tbody tr td:last-child").allInnerTexts(), [
+        "Account Top up",
+        "Starting Account Balance",
+      ]);
+
+      // Delete asks first, then the row is gone.
+      await crumbs.getByRole("button", { name: "Resellers" }).click();
+      await resellerRow(page, "Eve Reseller").getByRole("button", { name: "Delete Eve Reseller" })
+        .click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByText("Delete reseller 'Eve Reseller'?").waitFor();
+      await page.setViewportSize({ width: 375, height: 800 });
+      await shoot(page, "resellers-375");
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await dialog.getByRole("button", { name: "Delete" }).click();
+      await resellerRow(page, "Eve Reseller").waitFor({ state: "detached" });
+      assert.equal(await resellerRow(page, "Demo Reseller").count(), 1);
+
+      // Consumers: a row click does nothing; delete asks first.
+      await page.getByRole("tab", { name: "Consumers" }).click();
+      await page.getByRole("cell", { name: "ana@buyer.example" }).click();
+      assert.equal(await page.getByRole("tab", { name: "Consumers", selected: true }).count(), 1);
+      await shoot(page, "consumers-1280");
+      await page.getByRole("button", { name: "Delete Ana Buyer" }).click();
+      await page.getByRole("dialog").getByText("Delete consumer 'Ana Buyer'?").waitFor();
+      await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+      await page.getByText("No consumers found").waitFor();
+      assert.equal(alerts.length, 1, alerts.join("\n"));
+
+      // Each of those actions is in the superadmin's Audit view, by the demo admin.
+      await page.getByRole("button", { name: "Audit" }).click();
+      const audit = page.getByRole("region", { name: "Audit" });
+      for (
+        const action of [
+          "reseller.create",
+          "reseller.top_up",
+          "reseller.deduct",
+          "reseller.update",
+          "reseller.delete",
+          "consumer.delete",
+        ]
+      ) {
+        await page.getByLabel("Action").fill(action);
+        const row = audit.getByRole("row").filter({ hasText: action }).first();
+        await row.waitFor();
+        assert.match(await row.innerText(), /Demo Admin/, action);
+      }
+    } finally {
+      await browser.close();
+      await server.stop();
+      await tdb.drop();
+    }
+  },
+});
