@@ -1,5 +1,5 @@
-// The reseller orders spreadsheet (spec §7 Reseller: Export; §9 file name and date format),
-// streamed: rows go from keyset batches through exceljs' streaming writer into the output as they
+// The orders spreadsheets, the reseller's (spec §7 Reseller: Export) and the admin's (spec §9 admin
+// columns), with the §9 file name and date format, streamed: rows go from keyset batches through exceljs' streaming writer into the output as they
 // are read, so an export of any size holds one batch and the compressor's window in memory.
 
 import { once } from "node:events";
@@ -9,8 +9,9 @@ import { setImmediate } from "node:timers/promises";
 import ExcelJS from "exceljs";
 import { format } from "date-fns";
 import type { Db } from "../db/client.ts";
-import { type OrderExportRow, readResellerOrderBatches } from "../db/repositories/orders-export.ts";
-import { centsToDollars } from "./money.ts";
+import { type OrderExportRow, readOrderBatches } from "../db/repositories/orders-export.ts";
+import { countOrders, type OrderFilter } from "../db/repositories/orders.ts";
+import { centsMinusDecimalString, centsToDollars } from "./money.ts";
 
 /** The file's name before the date; spec §9 only says "a fixed prefix". */
 export const ORDERS_EXPORT_PREFIX = "orders";
@@ -27,21 +28,79 @@ const MONEY_FORMAT = "#,##0.00";
 /** Uncompressed sheet bytes allowed to wait for the zip compressor before rows pause. */
 const MAX_PENDING_SHEET_BYTES = 1024 * 1024;
 
-/** Header, width and number format of each column, in the spec's order. */
-export const ORDERS_EXPORT_COLUMNS = [
-  { header: "Order ID", width: 26 },
-  { header: "Date", width: 22 },
-  { header: "Game", width: 22 },
-  { header: "Package", width: 18 },
-  { header: "User Name", width: 20 },
-  { header: "User ID", width: 14 },
-  { header: "Server ID", width: 11 },
-  { header: "Item", width: 24 },
-  { header: "Amount", width: 12, style: { numFmt: MONEY_FORMAT } },
-  { header: "Old Balance", width: 14, style: { numFmt: MONEY_FORMAT } },
-  { header: "New Balance", width: 14, style: { numFmt: MONEY_FORMAT } },
-  { header: "Status", width: 12 },
-] as const;
+/** A column of a sheet: header, width and number format. */
+interface SheetColumn {
+  header: string;
+  width: number;
+  style?: { numFmt: string };
+}
+
+/** What one export writes: its columns, in the spec's order, and each order's cells. */
+export interface OrdersSheetLayout {
+  columns: readonly SheetColumn[];
+  cells: (order: OrderExportRow) => (string | number | null)[];
+}
+
+const money = (header: string, width: number): SheetColumn => ({
+  header,
+  width,
+  style: { numFmt: MONEY_FORMAT },
+});
+
+const dollars = (cents: number | null) => cents === null ? null : centsToDollars(cents);
+
+/** Spec §7 Reseller: Export. */
+export const RESELLER_ORDERS_SHEET: OrdersSheetLayout = {
+  columns: [
+    { header: "Order ID", width: 26 },
+    { header: "Date", width: 22 },
+    { header: "Game", width: 22 },
+    { header: "Package", width: 18 },
+    { header: "User Name", width: 20 },
+    { header: "User ID", width: 14 },
+    { header: "Server ID", width: 11 },
+    { header: "Item", width: 24 },
+    money("Amount", 12),
+    money("Old Balance", 14),
+    money("New Balance", 14),
+    { header: "Status", width: 12 },
+  ],
+  cells: (order) => [
+    order.id,
+    format(order.created_at, ORDER_DATE_FORMAT),
+    order.game,
+    order.package,
+    order.user_name,
+    order.user_id,
+    order.server_id,
+    order.item,
+    centsToDollars(order.amount_cents),
+    dollars(order.old_balance_cents),
+    dollars(order.new_balance_cents),
+    order.status,
+  ],
+};
+
+/** Spec §9: the admin export adds Cost, Profit (amount − cost) and Reseller. */
+export const ADMIN_ORDERS_SHEET: OrdersSheetLayout = {
+  columns: [
+    ...RESELLER_ORDERS_SHEET.columns.slice(0, 9),
+    { header: "Cost", width: 12 },
+    { header: "Profit", width: 12 },
+    { header: "Reseller", width: 20 },
+    ...RESELLER_ORDERS_SHEET.columns.slice(9),
+  ],
+  cells: (order) => {
+    const cells = RESELLER_ORDERS_SHEET.cells(order);
+    // Costs keep the supplier's precision, so Cost and Profit have no two-decimal format.
+    const extra = [
+      Number(order.cost),
+      Number(centsMinusDecimalString(order.amount_cents, order.cost)),
+      order.reseller_name,
+    ];
+    return [...cells.slice(0, 9), ...extra, ...cells.slice(9)];
+  },
+};
 
 /** The download's file name, e.g. "orders-2025-01-05.xlsx". */
 export function ordersExportFileName(date: Date): string {
@@ -76,24 +135,6 @@ async function drainOrClose(output: Writable): Promise<void> {
   }
 }
 
-function cells(order: OrderExportRow): (string | number | null)[] {
-  const dollars = (cents: number | null) => cents === null ? null : centsToDollars(cents);
-  return [
-    order.id,
-    format(order.created_at, ORDER_DATE_FORMAT),
-    order.game,
-    order.package,
-    order.user_name,
-    order.user_id,
-    order.server_id,
-    order.item,
-    centsToDollars(order.amount_cents),
-    dollars(order.old_balance_cents),
-    dollars(order.new_balance_cents),
-    order.status,
-  ];
-}
-
 /**
  * Writes batches of orders as the Orders workbook into `output` and resolves with the row count
  * once the file is complete. If `output` is destroyed first (a reader that went away, a disk
@@ -103,6 +144,7 @@ export async function writeOrdersWorkbook(
   batches: AsyncIterable<OrderExportRow[]>,
   output: Writable,
   onProgress?: (rows: number) => void,
+  layout: OrdersSheetLayout = RESELLER_ORDERS_SHEET,
 ): Promise<number> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: output,
@@ -111,12 +153,12 @@ export async function writeOrdersWorkbook(
     useSharedStrings: false,
   });
   const sheet = workbook.addWorksheet(ORDERS_SHEET, { views: [{ state: "frozen", ySplit: 1 }] });
-  sheet.columns = ORDERS_EXPORT_COLUMNS.map((column) => ({ ...column }));
+  sheet.columns = layout.columns.map((column) => ({ ...column }));
   let count = 0;
   for await (const batch of batches) {
     if (output.destroyed) throw outputGone(output);
     for (const order of batch) {
-      sheet.addRow(cells(order)).commit();
+      sheet.addRow(layout.cells(order)).commit();
       count += 1;
       onProgress?.(count);
     }
@@ -135,31 +177,60 @@ export async function writeOrdersWorkbook(
   return count;
 }
 
-/** Streams one reseller's orders, newest first, as the Orders workbook into `output`. */
+/** Streams the orders matching `filter`, newest first, as the Orders workbook of `layout`. */
+export async function exportOrders(
+  db: Db,
+  filter: OrderFilter,
+  layout: OrdersSheetLayout,
+  output: Writable,
+  onProgress?: (rows: number) => void,
+): Promise<number> {
+  return await writeOrdersWorkbook(readOrderBatches(db, filter), output, onProgress, layout);
+}
+
+/** Streams one reseller's orders, newest first, as the reseller's Orders workbook. */
 export async function exportResellerOrders(
   db: Db,
   resellerId: string,
   output: Writable,
-  onProgress?: (rows: number) => void,
 ): Promise<number> {
-  return await writeOrdersWorkbook(readResellerOrderBatches(db, resellerId), output, onProgress);
+  const filter: OrderFilter = { buyerType: "reseller", resellerId };
+  return await exportOrders(db, filter, RESELLER_ORDERS_SHEET, output);
 }
 
 /**
- * The workbook of one reseller's orders as a stream for an HTTP body. Rows are read as the client
- * downloads; a failure part-way is logged and errors the stream, so the download fails visibly
- * instead of ending as a truncated file.
+ * A workbook as a stream for an HTTP body. Rows are read as the client downloads; a failure
+ * part-way is logged and errors the stream, so the download fails visibly instead of ending as a
+ * truncated file.
  */
-export function resellerOrdersWorkbookStream(
-  db: Db,
-  resellerId: string,
-): ReadableStream<Uint8Array> {
+function workbookStream(write: (output: Writable) => Promise<number>): ReadableStream<Uint8Array> {
   const output = new PassThrough();
-  exportResellerOrders(db, resellerId, output).catch((error) => {
+  write(output).catch((error) => {
     // Only a client that cancelled the download destroys `output` before this handler does.
     if (output.destroyed) return;
     console.error("orders export failed", error);
     output.destroy(error instanceof Error ? error : new Error(String(error)));
   });
   return Readable.toWeb(output) as ReadableStream<Uint8Array>;
+}
+
+/** One reseller's orders workbook as a stream for an HTTP body. */
+export function resellerOrdersWorkbookStream(
+  db: Db,
+  resellerId: string,
+): ReadableStream<Uint8Array> {
+  return workbookStream((output) => exportResellerOrders(db, resellerId, output));
+}
+
+/** The admin's orders workbook for `filter` as a stream for an HTTP body. */
+export function adminOrdersWorkbookStream(
+  db: Db,
+  filter: OrderFilter,
+): ReadableStream<Uint8Array> {
+  return workbookStream((output) => exportOrders(db, filter, ADMIN_ORDERS_SHEET, output));
+}
+
+/** How many orders an export of `filter` will write (a progress bar's total). */
+export async function countOrdersToExport(db: Db, filter: OrderFilter): Promise<number> {
+  return await countOrders(db, filter);
 }

@@ -1,17 +1,24 @@
 import { useState } from "react";
 import { useNarrow } from "./lib/viewport.ts";
-import { signOut } from "./lib/sign-out.ts";
 import { MenuButtons } from "./lib/MenuButtons.tsx";
 import type { AdminView, AdminViewProps } from "./admin/types.ts";
 import SuppliersView from "./admin/SuppliersView.tsx";
 import GamesView from "./admin/GamesView.tsx";
 import NewGameView from "./admin/NewGameView.tsx";
 import EditGameView from "./admin/EditGameView.tsx";
+import DashboardView from "./admin/DashboardView.tsx";
 import EmailsView from "./admin/EmailsView.tsx";
+import SettingsView from "./admin/SettingsView.tsx";
+import AuditView from "./admin/AuditView.tsx";
+import OrdersView from "./admin/OrdersView.tsx";
+import { isSuperadminRank } from "../shared/admin-types.ts";
+import UsersView from "./admin/UsersView.tsx";
 
 export interface AdminConsoleProps {
   /** The signed-in admin's display name. */
   adminName: string;
+  /** The signed-in admin's rank; only a superadmin sees Audit (the server enforces it). */
+  adminRank: string;
 }
 
 /** Spec §2 Admin console menu; new-game and edit-game are opened from the games list. */
@@ -25,17 +32,13 @@ const MENU: { key: AdminView; label: string }[] = [
   { key: "settings", label: "Settings" },
 ];
 
-function SettingsView() {
-  return (
-    <section>
-      <h2>Settings</h2>
-      <button class="btn-danger" type="button" onClick={() => signOut("admin")}>Sign out</button>
-    </section>
-  );
-}
+/** Ours, not the spec's: the audit log, for superadmins. */
+const SUPERADMIN_MENU: { key: AdminView; label: string }[] = [{ key: "audit", label: "Audit" }];
 
 function ViewFor(props: AdminViewProps & { view: AdminView }) {
   switch (props.view) {
+    case "dashboard":
+      return <DashboardView {...props} />;
     case "suppliers":
       return <SuppliersView {...props} />;
     case "games":
@@ -46,15 +49,22 @@ function ViewFor(props: AdminViewProps & { view: AdminView }) {
       return <EditGameView {...props} />;
     case "emails":
       return <EmailsView {...props} />;
+    case "orders":
+      return <OrdersView {...props} />;
+    case "users":
+      return <UsersView {...props} />;
     case "settings":
-      return <SettingsView />;
+      return <SettingsView {...props} />;
+    case "audit":
+      return <AuditView {...props} />;
     default:
-      // Spec §2: views not built yet (and unknown items) show nothing.
+      // Spec §2: unknown items show nothing.
       return null;
   }
 }
 
-export default function AdminConsole({ adminName }: AdminConsoleProps) {
+export default function AdminConsole({ adminName, adminRank }: AdminConsoleProps) {
+  // Spec §2: the dashboard is the default menu item.
   const [view, setView] = useState<AdminView>("dashboard");
   const [gameId, setGameId] = useState<string | undefined>();
   const mobile = useNarrow();
@@ -72,7 +82,7 @@ export default function AdminConsole({ adminName }: AdminConsoleProps) {
       <div class={mobile ? "shell mobile" : "shell"}>
         <nav aria-label="Admin menu">
           <MenuButtons
-            items={MENU}
+            items={isSuperadminRank(adminRank) ? [...MENU, ...SUPERADMIN_MENU] : MENU}
             current={view === "new-game" || view === "edit-game" ? "games" : view}
             onSelect={(key) => go(key as AdminView)}
           />

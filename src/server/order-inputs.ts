@@ -61,6 +61,9 @@ export const MoogoldVerifyInput = z.object({
   game: z.union([z.string().regex(/^\d+$/), z.number().int().positive()]).transform(Number),
   userid: id("User ID"),
   serverid: optionalText,
+  // Not in the spec's payload: MooGold validates every field of the product, a character name
+  // included (Ragnarok Origin); orders still never send it (spec §5).
+  characterName: optionalText,
   reseller: z.unknown().optional(),
   gameName: z.string().max(200).optional(),
 });
@@ -74,3 +77,16 @@ export function idempotencyKeyOf(request: Request): string | undefined {
   }
   return key;
 }
+
+/**
+ * Query of GET /api/orders and GET /api/orders/export (the spec names none): `buyerType` is the
+ * tab (reseller or consumer, as spec §3 Order's buyerType), `search` the search box, `page` from 1.
+ */
+export const AdminOrdersQuery = z.object({
+  buyerType: z.enum(["reseller", "consumer"]).default("reseller"),
+  search: z.string().max(200).default(""),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+});
+
+/** Body of POST /api/orders/{id}/confirm-payment: `cancel` true when the payment never came. */
+export const ConfirmPaymentInput = z.object({ cancel: z.boolean().default(false) });

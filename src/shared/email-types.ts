@@ -22,3 +22,13 @@ export interface EmailsPage {
   /** Messages in the folder. */
   total: number;
 }
+
+/** The two folders of the Emails screen: Inbox (GET /api/emails) and Sent (GET /api/sent-emails). */
+export type EmailFolder = "inbox" | "sent";
+
+/** The sortable columns (spec §2 Emails: To, From, Subject, Date). */
+export const EMAIL_SORT_KEYS = ["to", "from", "subject", "date"] as const;
+export type EmailSortKey = (typeof EMAIL_SORT_KEYS)[number];
+
+/** Spec §5: a reply whose content is blank after trimming is refused with this text. */
+export const EMPTY_REPLY_TEXT = "Reply content cannot be empty";

@@ -1,11 +1,11 @@
 // JSON shapes of orders and balance history as the /api sends them (spec §3 Order, Balance
 // history entry). Types only: islands and server code both import them.
 
-/** Reseller order statuses (spec §4): new ('New ⏳'), pending, successful ('Success ✅'), error. */
+/** Reseller order statuses (spec §4): new ('New' + hourglass), pending, successful ('Success' + check), error. */
 export type ResellerOrderStatus = "new" | "pending" | "successful" | "error";
 
-/** Spec §3 Order, as a reseller sees it (no cost). Amounts in dollars; date ISO. */
-export interface ResellerOrderDto {
+/** Spec §3 Order's fields every viewer sees. Amounts in dollars; date ISO. */
+export interface OrderFieldsDto {
   id: string;
   status: string;
   date: string;
@@ -19,6 +19,10 @@ export interface ResellerOrderDto {
   amount: number;
   supplierOrderID: string;
   denom: string;
+}
+
+/** Spec §3 Order, as a reseller sees it (no cost). */
+export interface ResellerOrderDto extends OrderFieldsDto {
   buyerType: "reseller";
   reseller: { id: string; name: string; oldBalance: number; newBalance: number };
 }
@@ -55,4 +59,33 @@ export interface PlaceOrderBody {
   itemName: string;
   amount: number;
   cost: number;
+}
+
+/** The two tabs of the admin Orders screen (spec §2), as GET /api/orders' `buyerType`. */
+export type OrderBuyerType = "reseller" | "consumer";
+
+/**
+ * Spec §3 Order as an admin sees it: everything, cost included. `reseller` is set on reseller
+ * orders and `consumer` on consumer orders. The server decides what the row allows: `refreshable`
+ * (spec §4: still open at the supplier) and `awaitsManualPayment` (an admin may confirm or cancel).
+ */
+export interface AdminOrderDto extends OrderFieldsDto {
+  cost: number;
+  buyerType: OrderBuyerType;
+  reseller: { id: string; name: string; oldBalance: number; newBalance: number } | null;
+  consumer: { name: string; email: string; phone: string } | null;
+  /** What the supplier or the payment last said when it went wrong, else "". */
+  lastError: string;
+  refreshable: boolean;
+  awaitsManualPayment: boolean;
+}
+
+/** GET /api/orders: one page of a tab, with how many match and how many are still open. */
+export interface AdminOrdersPage {
+  orders: AdminOrderDto[];
+  total: number;
+  page: number;
+  pageSize: number;
+  /** Orders of the tab still new or pending (spec §2: 'Refresh All Status' when more than one). */
+  openCount: number;
 }

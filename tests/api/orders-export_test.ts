@@ -233,6 +233,8 @@ Deno.test("[orders export] rows reach the output while later batches are still b
         server_id: "1000",
         item: "86 Diamonds",
         amount_cents: 152,
+        cost: "1.40",
+        reseller_name: "Demo Reseller",
         old_balance_cents: 1_000_000,
         new_balance_cents: 999_848,
         status: "successful",

@@ -2,13 +2,17 @@ import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { createJobRunner } from "../../src/domain/jobs.ts";
 import { enqueueMail, mailJobHandlers, SEND_MAIL_JOB } from "../../src/domain/mail/outbox.ts";
-import { listSentMail } from "../../src/domain/mail/sent.ts";
+import { listMailbox, replyToEmail } from "../../src/domain/mail/mailbox.ts";
+import { receiveInboundEmail } from "../../src/domain/mail/inbound.ts";
+import { UpstreamError } from "../../src/domain/errors.ts";
 import {
   createMailer,
   type Mailer,
   type OutgoingMail,
 } from "../../src/integrations/mail/mailer.ts";
 import type { Db } from "../../src/db/client.ts";
+
+const SENT_PAGE_ONE = { page: 1, search: "", sort: "date", dir: "desc" } as const;
 
 const backend = testBackend();
 const FROM = "TopUp <receipts@shop.example>";
@@ -69,7 +73,11 @@ mailTest("a queued mail is sent through the sink and recorded in Sent once", asy
       throw new Error("rollback");
     }),
   );
-  assert.equal((await listSentMail(db, 1)).total, 0, "nothing is sent inside the caller");
+  assert.equal(
+    (await listMailbox(db, "sent", SENT_PAGE_ONE)).total,
+    0,
+    "nothing is sent inside the caller",
+  );
 
   assert.equal(await runner(db, mailer).runOnce(), 1);
   assert.equal(mailer.sent.length, 1);
@@ -77,7 +85,7 @@ mailTest("a queued mail is sent through the sink and recorded in Sent once", asy
   assert.equal(sent.to, MESSAGE.to);
   assert.match(sent.messageId, /^<[0-9a-f-]{36}@shop\.example>$/);
 
-  const page = await listSentMail(db, 1);
+  const page = await listMailbox(db, "sent", SENT_PAGE_ONE);
   assert.equal(page.total, 1);
   assert.deepEqual({ ...page.emails[0], id: "", date: "" }, {
     id: "",
@@ -93,7 +101,7 @@ mailTest("a queued mail is sent through the sink and recorded in Sent once", asy
   const job = await db.selectFrom("jobs").select("payload").where("kind", "=", SEND_MAIL_JOB)
     .executeTakeFirstOrThrow();
   await mailJobHandlers(db, () => mailer)[SEND_MAIL_JOB](job.payload);
-  assert.equal((await listSentMail(db, 1)).total, 1);
+  assert.equal((await listMailbox(db, "sent", SENT_PAGE_ONE)).total, 1);
 });
 
 mailTest("a failed send records nothing and the job stays to run again", async (db) => {
@@ -101,9 +109,59 @@ mailTest("a failed send records nothing and the job stays to run again", async (
   mailer.failing = true;
   await db.transaction().execute((trx) => enqueueMail(trx, MESSAGE));
   assert.equal(await runner(db, mailer).runOnce(), 1);
-  assert.equal((await listSentMail(db, 1)).total, 0);
+  assert.equal((await listMailbox(db, "sent", SENT_PAGE_ONE)).total, 0);
   const job = await db.selectFrom("jobs").select(["done_at", "last_error"])
     .executeTakeFirstOrThrow();
   assert.equal(job.done_at, null);
   assert.match(job.last_error ?? "", /SMTP 421/);
 });
+
+mailTest(
+  "a reply in demo mode goes through the sink in its thread, to Sent, audited",
+  async (db) => {
+    const mailer = countingSink();
+    const received = await receiveInboundEmail(
+      db,
+      "From: Ana <ana@example.com>\r\nTo: support@shop.example\r\nSubject: Re: Late order\r\n" +
+        "Message-ID: <q2@example.com>\r\nReferences: <q1@shop.example>\r\n\r\nStill waiting",
+    );
+    assert.ok(received.stored);
+    const actor = { type: "admin" as const, id: crypto.randomUUID(), name: "Ops" };
+    mailer.failing = true;
+    await assert.rejects(
+      replyToEmail(db, mailer, actor, { originalEmailId: received.id, replyBody: "Sorry" }),
+      (e: Error) => e instanceof UpstreamError && e.message === "SMTP 421 try again later",
+    );
+    assert.equal((await listMailbox(db, "sent", SENT_PAGE_ONE)).total, 0);
+
+    mailer.failing = false;
+    const reply = await replyToEmail(db, mailer, actor, {
+      originalEmailId: received.id,
+      replyBody: "Sorry <b>Ana</b>, done.",
+    });
+    assert.equal(mailer.sent.length, 1);
+    assert.deepEqual(mailer.sent[0], {
+      to: `"Ana" <ana@example.com>`,
+      subject: "Re: Late order",
+      text: "Sorry <b>Ana</b>, done.",
+      html: '<div style="white-space:pre-wrap">Sorry &lt;b&gt;Ana&lt;/b&gt;, done.</div>',
+      messageId: reply.messageId,
+      inReplyTo: "<q2@example.com>",
+      references: "<q1@shop.example> <q2@example.com>",
+    });
+    assert.match(reply.messageId ?? "", /^<[0-9a-f-]{36}@shop\.example>$/);
+    const sent = await listMailbox(db, "sent", SENT_PAGE_ONE);
+    assert.deepEqual(sent.emails.map((e) => [e.to, e.subject, e.messageId]), [
+      [`"Ana" <ana@example.com>`, "Re: Late order", reply.messageId],
+    ]);
+    const stored = await db.selectFrom("emails").select(["in_reply_to", "references_header"])
+      .where("id", "=", reply.id).executeTakeFirstOrThrow();
+    assert.deepEqual(stored, {
+      in_reply_to: "<q2@example.com>",
+      references_header: "<q1@shop.example> <q2@example.com>",
+    });
+    const audit = await db.selectFrom("audit_log").select(["action", "actor_name", "target_id"])
+      .where("action", "like", "email.%").execute();
+    assert.deepEqual(audit, [{ action: "email.reply", actor_name: "Ops", target_id: received.id }]);
+  },
+);

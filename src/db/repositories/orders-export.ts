@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../client.ts";
 import type { OrderRow } from "../schema.ts";
+import { type OrderFilter, whereOrderFilter } from "./orders.ts";
 
-/** The order columns the reseller export writes (spec §7 Reseller: Export). */
+/** The order columns the exports write (spec §7 Reseller: Export; §9 the admin columns). */
 export const ORDER_EXPORT_COLUMNS = [
   "id",
   "created_at",
@@ -13,6 +14,8 @@ export const ORDER_EXPORT_COLUMNS = [
   "server_id",
   "item",
   "amount_cents",
+  "cost",
+  "reseller_name",
   "old_balance_cents",
   "new_balance_cents",
   "status",
@@ -24,13 +27,14 @@ export type OrderExportRow = Pick<OrderRow, (typeof ORDER_EXPORT_COLUMNS)[number
 export const ORDER_EXPORT_BATCH = 1000;
 
 /**
- * A reseller's orders, newest first, in batches read by keyset on (created_at, id): each query
- * starts where the last one stopped, so memory and per-query cost stay flat however many orders
- * there are, and no connection or transaction is held between batches.
+ * The orders matching `filter` (a reseller's own, an admin tab and search, a date range), newest
+ * first, in batches read by keyset on (created_at, id): each query starts where the last one
+ * stopped, so memory and per-query cost stay flat however many orders there are, and no
+ * connection or transaction is held between batches.
  */
-export async function* readResellerOrderBatches(
+export async function* readOrderBatches(
   db: Db,
-  resellerId: string,
+  filter: OrderFilter,
   batchSize = ORDER_EXPORT_BATCH,
 ): AsyncGenerator<OrderExportRow[]> {
   // The cursor keeps created_at as the database's text: a JS Date has milliseconds only, and
@@ -39,16 +43,18 @@ export async function* readResellerOrderBatches(
   while (true) {
     const cursor = after;
     const rows = await db.transaction().execute(async (trx) => {
-      // A page must walk the (reseller_id, created_at) index from the cursor and stop after
-      // batchSize rows. Without table statistics (PGlite runs no autovacuum) the planner prefers a
-      // bitmap scan that reads and sorts every older order on each page, quadratic over an export
-      // (100,000 orders: about 100 ms a page instead of 3 ms). SET LOCAL ends with this transaction.
-      await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
-      let query = trx.selectFrom("orders")
-        .select(ORDER_EXPORT_COLUMNS)
-        .select(sql<string>`created_at::text`.as("cursor_at"))
-        .where("buyer_type", "=", "reseller")
-        .where("reseller_id", "=", resellerId);
+      // A page must walk a (…, created_at, id) index from the cursor and stop after batchSize
+      // rows. Without table statistics (PGlite runs no autovacuum) the planner prefers a bitmap
+      // scan that reads and sorts every older order on each page, quadratic over an export
+      // (100,000 orders: about 100 ms a page instead of 3 ms). SET LOCAL ends with this
+      // transaction. A search keeps bitmap scans: the trigram index answers only through them.
+      if (!filter.search) await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
+      let query = whereOrderFilter(
+        trx.selectFrom("orders")
+          .select(ORDER_EXPORT_COLUMNS)
+          .select(sql<string>`created_at::text`.as("cursor_at")),
+        filter,
+      );
       if (cursor !== null) {
         // The plain bound gives the index scan its start; the row comparison breaks ties by id.
         query = query

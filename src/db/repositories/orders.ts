@@ -1,4 +1,4 @@
-import type { Transaction } from "kysely";
+import { type SelectQueryBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database, NewOrder, OrderRow } from "../schema.ts";
 
@@ -29,6 +29,31 @@ export async function listResellerOrders(
 ): Promise<OrderRow[]> {
   return await db.selectFrom("orders").selectAll().where("reseller_id", "=", resellerId)
     .orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+}
+
+/** A page of a reseller's orders, newest first (reseller API). */
+export async function listResellerOrdersPage(
+  db: Db,
+  resellerId: string,
+  filter: {
+    status?: string;
+    from?: Date;
+    before?: Date;
+    /** The id of the previous page's last order: the page continues below it. */
+    afterId?: string;
+    limit: number;
+  },
+): Promise<OrderRow[]> {
+  let q = db.selectFrom("orders").selectAll().where("reseller_id", "=", resellerId);
+  if (filter.status) q = q.where("status", "=", filter.status);
+  if (filter.from) q = q.where("created_at", ">=", filter.from);
+  if (filter.before) q = q.where("created_at", "<", filter.before);
+  if (filter.afterId) {
+    q = q.where(sql<boolean>`(created_at, id) < (SELECT o.created_at, o.id FROM orders o
+      WHERE o.id = ${filter.afterId} AND o.reseller_id = ${resellerId})`);
+  }
+  return await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit)
+    .execute();
 }
 
 /** Open reseller orders (new or pending), oldest first; all resellers unless one is given. */
@@ -119,4 +144,72 @@ export async function listConsumerOrdersInStatus(
     .orderBy("created_at", "asc")
     .limit(limit)
     .execute();
+}
+
+/** Which orders an admin list or export reads; every field narrows, none given means all. */
+export interface OrderFilter {
+  buyerType?: "reseller" | "consumer";
+  resellerId?: string;
+  /** A case-insensitive substring of the searchable fields (migration 0004's search_text). */
+  search?: string;
+  /** Placed at or after this instant. */
+  from?: Date;
+  /** Placed before this instant. */
+  to?: Date;
+}
+
+/** `%text%` for LIKE over lower-cased text, with the pattern characters matched literally. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Narrows a query on orders to `filter` (the indexes of migrations 0002 and 0004 serve it). */
+export function whereOrderFilter<Q extends SelectQueryBuilder<Database, "orders", object>>(
+  query: Q,
+  filter: OrderFilter,
+): Q {
+  let q = query as SelectQueryBuilder<Database, "orders", object>;
+  if (filter.buyerType) q = q.where("buyer_type", "=", filter.buyerType);
+  if (filter.resellerId) q = q.where("reseller_id", "=", filter.resellerId);
+  if (filter.search) q = q.where("search_text", "like", containsPattern(filter.search));
+  if (filter.from) q = q.where("created_at", ">=", filter.from);
+  if (filter.to) q = q.where("created_at", "<", filter.to);
+  return q as Q;
+}
+
+/** One page of the orders matching `filter`, newest first, with how many match in all. */
+export async function listOrdersPage(
+  db: Db,
+  filter: OrderFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: OrderRow[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    whereOrderFilter(db.selectFrom("orders").selectAll(), filter)
+      .orderBy("created_at", "desc").orderBy("id", "desc")
+      .limit(page.limit).offset(page.offset).execute(),
+    countOrders(db, filter),
+  ]);
+  return { rows, total };
+}
+
+/** How many orders match `filter`, only those in one of `statuses` when given (index orders_open). */
+export async function countOrders(
+  db: Db,
+  filter: OrderFilter,
+  statuses?: readonly string[],
+): Promise<number> {
+  let q = whereOrderFilter(db.selectFrom("orders"), filter);
+  if (statuses) q = q.where("status", "in", [...statuses]);
+  const row = await q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Refreshes the planner's statistics of the orders table. PostgreSQL's autovacuum does this on its
+ * own; PGlite runs no autovacuum, and without statistics its planner reads every order of a tab
+ * for a search instead of asking the trigram index (measured: 120 ms instead of 9 ms at 100,000
+ * orders). ANALYZE samples a fixed number of rows, so it stays cheap however many orders there are.
+ */
+export async function analyzeOrders(db: Db): Promise<void> {
+  await sql`ANALYZE orders`.execute(db);
 }

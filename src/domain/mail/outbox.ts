@@ -37,7 +37,7 @@ export async function enqueueMail(trx: Transaction<Database>, message: MailMessa
 }
 
 /** The Message-ID of a queued message, on the sender's domain as mail filters expect. */
-function messageIdFor(key: string, from: string): string {
+export function messageIdFor(key: string, from: string): string {
   const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? "localhost";
   return `<${key}@${domain}>`;
 }

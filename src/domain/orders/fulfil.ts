@@ -12,6 +12,7 @@ import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetc
 import { refundOrderAmount } from "../ledger.ts";
 import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
+import { queueOrderEvents } from "../webhooks.ts";
 
 /** What one supplier call taught us about an order. */
 export type SupplierVerdict =
@@ -42,12 +43,17 @@ async function moogoldFields(suppliers: Suppliers, productId: number): Promise<s
   return detail.value.fields;
 }
 
-/** MooGold keys order data by the product's field labels: the first is the player id. */
+/**
+ * MooGold keys order data by the product's field labels: the first is the player id. The spec's
+ * order call never carries the Character Name, so a product that asks for one gets the name the
+ * account check returned (the order's user name), which is that character's name.
+ */
 function moogoldOrderFields(labels: string[], order: OrderRow): Record<string, string> {
   const fields: Record<string, string> = {};
   labels.forEach((label, i) => {
     if (i === 0) fields[label] = order.user_id;
     else if (/server|zone/i.test(label)) fields[label] = order.server_id;
+    else if (/character|name/i.test(label)) fields[label] = order.user_name;
   });
   return fields;
 }
@@ -107,7 +113,8 @@ async function checkAtSupplier(suppliers: Suppliers, order: OrderRow): Promise<S
 
 /**
  * Marks an order failed and gives the reseller the amount back, once: the status change is
- * conditional and the 'order_refunded' row is unique per order, all in one transaction.
+ * conditional and the 'order_refunded' row is unique per order, all in one transaction with the
+ * reseller's order.error and order.refunded webhook events.
  */
 export async function refundResellerOrder(
   db: Db,
@@ -125,7 +132,19 @@ export async function refundResellerOrder(
       { id: order.id, resellerId: order.reseller_id, amountCents: order.amount_cents },
       "system",
     );
+    await queueOrderEvents(trx, order, ["order.error", "order.refunded"]);
     return true;
+  });
+}
+
+/** A pending reseller order is delivered, with its order.successful webhook event, once. */
+async function markResellerOrderSuccessful(db: Db, orderId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const order = await transitionOrder(trx, orderId, ["pending"], {
+      status: "successful",
+      last_error: null,
+    });
+    if (order) await queueOrderEvents(trx, order, ["order.successful"]);
   });
 }
 
@@ -183,10 +202,7 @@ async function applyVerdict(
     });
     if (verdict.status !== "successful") return;
     if (order.buyer_type === "consumer") await deliverConsumerOrder(db, order.id, siteUrl);
-    else {await transitionOrder(db, order.id, ["pending"], {
-        status: "successful",
-        last_error: null,
-      });}
+    else await markResellerOrderSuccessful(db, order.id);
   }
 }
 

@@ -1,9 +1,13 @@
 import type { BalanceHistoryRow, OrderRow } from "../../db/schema.ts";
-import type { BalanceEntryDto, ResellerOrderDto } from "../../shared/order-types.ts";
+import type {
+  BalanceEntryDto,
+  OrderFieldsDto,
+  ResellerOrderDto,
+} from "../../shared/order-types.ts";
 import { centsToDollars } from "../money.ts";
 
-/** Spec §3 Order as its reseller sees it (the supplier cost stays on the server). */
-export function presentResellerOrder(row: OrderRow): ResellerOrderDto {
+/** Spec §3 Order's fields every viewer sees. */
+export function presentOrderFields(row: OrderRow): OrderFieldsDto {
   return {
     id: row.id,
     status: row.status,
@@ -18,6 +22,13 @@ export function presentResellerOrder(row: OrderRow): ResellerOrderDto {
     amount: centsToDollars(row.amount_cents),
     supplierOrderID: row.supplier_order_id ?? "",
     denom: row.denom,
+  };
+}
+
+/** Spec §3 Order as its reseller sees it (the supplier cost stays on the server). */
+export function presentResellerOrder(row: OrderRow): ResellerOrderDto {
+  return {
+    ...presentOrderFields(row),
     buyerType: "reseller",
     reseller: {
       id: row.reseller_id ?? "",

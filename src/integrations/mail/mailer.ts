@@ -13,6 +13,10 @@ export interface OutgoingMail {
   html: string;
   /** "<unique@domain>", fixed by the caller so a retried send is recognisable. */
   messageId: string;
+  /** A reply: the Message-ID it answers. */
+  inReplyTo?: string;
+  /** A reply: the thread's Message-IDs, oldest first, the answered one last. */
+  references?: string;
 }
 
 /** Sends mail from the configured sender. */

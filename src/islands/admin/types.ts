@@ -8,7 +8,8 @@ export type AdminView =
   | "orders"
   | "users"
   | "suppliers"
-  | "settings";
+  | "settings"
+  | "audit";
 
 /** What the console passes to every view. */
 export interface AdminViewProps {

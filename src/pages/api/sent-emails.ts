@@ -1,15 +1,11 @@
 import type { APIRoute } from "astro";
-import { z } from "zod";
 import { readQuery, requireAdmin } from "../../server/http.ts";
-import { listSentMail } from "../../domain/mail/sent.ts";
+import { EmailsQuery } from "../../server/email-inputs.ts";
+import { listMailbox } from "../../domain/mail/mailbox.ts";
 
-const SentEmailsQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-});
-
-/** Admin only: the mail the app sent (the demo's mail sink), 10 a page, newest first. */
+/** Admin only (spec §7 GET /sent-emails): what the app sent (receipts, replies), 10 a page. */
 export const GET: APIRoute = async ({ locals, url }) => {
   requireAdmin(locals);
-  const { page } = readQuery(url, SentEmailsQuery);
-  return Response.json(await listSentMail(locals.app.db, page));
+  const query = readQuery(url, EmailsQuery);
+  return Response.json(await listMailbox(locals.app.db, "sent", query));
 };

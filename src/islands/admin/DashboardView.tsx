@@ -1,0 +1,164 @@
+// Spec §2 Dashboard: refresh, the cards Total Orders, Total Revenue and Total Profit, the Orders
+// table (Lifetime in bold, Past 7 Days, Past 24 Hours, Past 8 Hours), the Resellers and Packages
+// sections, and two charts the server draws as SVG. Every figure comes summed from
+// GET /api/dashboard; this view only lays them out.
+import { useCallback, useEffect, useState } from "react";
+import type { Dashboard } from "../../shared/dashboard-types.ts";
+import { callApi } from "../lib/api.ts";
+import { dollarsToDollarString } from "../lib/format.ts";
+import { RefreshIcon } from "../lib/icons.tsx";
+import FiguresTable from "./dashboard/FiguresTable.tsx";
+import ExclusionsForm from "./dashboard/ExclusionsForm.tsx";
+import type { AdminViewProps } from "./types.ts";
+import "../../styles/admin-games.css";
+import "../../styles/admin-dashboard.css";
+
+export type DashboardViewProps = AdminViewProps;
+
+const LOAD_FAILED = "Failed to load the dashboard. Please try again.";
+
+/** Rows sorted by lifetime revenue, highest first, then by name. */
+function byRevenue<T extends { name: string }>(rows: T[], revenue: (row: T) => number): T[] {
+  return [...rows].sort((a, b) => revenue(b) - revenue(a) || a.name.localeCompare(b.name));
+}
+
+function Chart({ title, svg }: { title: string; svg: string }) {
+  return (
+    <figure class="db-chart">
+      <figcaption>{title}</figcaption>
+      {/* Markup drawn by our server from numbers only, every label escaped (dashboard-charts.ts). */}
+      <div
+        class="db-chart-body"
+        // On a phone the chart scrolls sideways: show the latest days and hours first.
+        ref={(el) => {
+          if (el) el.scrollLeft = el.scrollWidth;
+        }}
+        dangerouslySetInnerHTML={{ __html: svg }}
+      />
+    </figure>
+  );
+}
+
+export default function DashboardView(_props: DashboardViewProps) {
+  const [data, setData] = useState<Dashboard | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+
+  const load = useCallback(() => {
+    setLoading(true);
+    setFailed(false);
+    callApi<Dashboard>("GET", "/api/dashboard")
+      .then(setData)
+      .catch((error) => {
+        console.error(error);
+        setFailed(true);
+      })
+      .finally(() => setLoading(false));
+  }, []);
+  useEffect(load, [load]);
+
+  const resellers = data ? byRevenue(data.resellers, (r) => r.lifetime.revenue) : [];
+  return (
+    <section class="db" aria-busy={loading}>
+      <div class="ag-heading">
+        <h2>Dashboard</h2>
+        <button
+          type="button"
+          class="btn-secondary db-refresh"
+          onClick={load}
+          disabled={loading}
+          aria-label="Refresh"
+        >
+          <RefreshIcon /> Refresh
+        </button>
+      </div>
+      {failed && <p class="db-banner" role="alert">{LOAD_FAILED}</p>}
+      {!data && loading && <p class="muted">Loading</p>}
+      {data && (
+        <>
+          <div class="db-cards">
+            <div class="db-card">
+              <span>Total Orders</span>
+              <strong>{data.totals.orders.toLocaleString("en-US")}</strong>
+            </div>
+            <div class="db-card">
+              <span>Total Revenue</span>
+              <strong>{dollarsToDollarString(data.totals.revenue)}</strong>
+            </div>
+            <div class="db-card">
+              <span>Total Profit</span>
+              <strong>{dollarsToDollarString(data.totals.profit)}</strong>
+            </div>
+          </div>
+
+          <h3>Orders</h3>
+          <FiguresTable
+            caption="Orders"
+            captionHidden
+            nameHeading="Period"
+            rows={data.windows.map((w) => ({
+              name: w.label,
+              figures: w,
+              bold: w.key === "lifetime",
+            }))}
+          />
+          <div class="db-charts">
+            <Chart
+              title="Revenue and profit per day, last 30 days"
+              svg={data.charts.revenueByDay}
+            />
+            <Chart title="Orders per hour, last 24 hours" svg={data.charts.ordersByHour} />
+          </div>
+
+          <h3>Resellers</h3>
+          <div class="ag-scroll db-balances">
+            <table class="ag-table">
+              <caption>Account Balance</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Reseller</th>
+                  <th scope="col">Account Balance</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.resellers.map((r) => (
+                  <tr key={r._id}>
+                    <th scope="row">{r.name}</th>
+                    <td>{dollarsToDollarString(r.balance)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <FiguresTable
+            caption="Lifetime"
+            nameHeading="Reseller"
+            rows={resellers.map((r) => ({ name: r.name, figures: r.lifetime }))}
+          />
+          <FiguresTable
+            caption="Past 24 Hours"
+            nameHeading="Reseller"
+            rows={byRevenue(resellers, (r) => r.past24Hours.revenue).map((r) => ({
+              name: r.name,
+              figures: r.past24Hours,
+            }))}
+          />
+
+          <h3>Packages</h3>
+          <FiguresTable
+            caption="Lifetime"
+            nameHeading="Package"
+            rows={data.packages.map((p) => ({ name: p.label, figures: p.lifetime }))}
+          />
+          <FiguresTable
+            caption="Past 24 Hours"
+            nameHeading="Package"
+            rows={data.packages.map((p) => ({ name: p.label, figures: p.past24Hours }))}
+          />
+
+          <ExclusionsForm saved={data.exclusions} onSaved={load} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,11 @@
+import type { APIRoute } from "astro";
+import { readQuery, requireAdmin } from "../../server/http.ts";
+import { EmailsQuery } from "../../server/email-inputs.ts";
+import { listMailbox } from "../../domain/mail/mailbox.ts";
+
+/** Admin only (spec §7 GET /emails): the inbox, 10 a page, searched and sorted on the server. */
+export const GET: APIRoute = async ({ locals, url }) => {
+  requireAdmin(locals);
+  const query = readQuery(url, EmailsQuery);
+  return Response.json(await listMailbox(locals.app.db, "inbox", query));
+};
