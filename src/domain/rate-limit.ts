@@ -26,11 +26,31 @@ export const CONSUMER_VERIFY_PER_IP: RateLimit = {
   windowSeconds: 600,
 };
 
+/**
+ * Order lookups by number and billing email per client address: enough for a buyer who mistypes,
+ * too few to try many email addresses against one order number.
+ */
+export const CONSUMER_ORDER_LOOKUP_PER_IP: RateLimit = {
+  prefix: "order-lookup-ip",
+  maxRequests: 20,
+  windowSeconds: 600,
+};
+
 /** How often a status poll may ask HitPay about one order's payment (per order, all instances). */
 export const PAYMENT_CHECK_PER_ORDER: RateLimit = {
   prefix: "pay-check",
   maxRequests: 1,
   windowSeconds: 10,
+};
+
+/**
+ * Reseller API requests per key (issue 11): a busy shop's bot orders and polls well under it; a
+ * runaway loop is stopped before it floods the database or the suppliers.
+ */
+export const API_KEY_REQUESTS: RateLimit = {
+  prefix: "api-key",
+  maxRequests: 300,
+  windowSeconds: 60,
 };
 
 export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a few minutes and try again.";

@@ -1,8 +1,11 @@
-// Spec §2 My Account: the exchange rate, the password change, Sign out and the balance history.
+// Spec §2 My Account: the exchange rate, the password change, Sign out and the balance history;
+// issue 11 adds the reseller's API keys.
 import { useEffect, useState } from "react";
 import { callApi } from "../lib/api.ts";
 import { signOut } from "../lib/sign-out.ts";
 import { BalanceHistory } from "./BalanceHistory.tsx";
+import { ApiKeys } from "./ApiKeys.tsx";
+import { WebhookSettings } from "./WebhookSettings.tsx";
 
 export interface AccountViewProps {
   /** The signed-in reseller's id, for the password change and the history. */
@@ -109,6 +112,8 @@ export function AccountView({ resellerId }: AccountViewProps) {
         </button>
       </div>
       <BalanceHistory resellerId={resellerId} />
+      <ApiKeys listPath="/api/reseller/api_keys" canCreate />
+      <WebhookSettings />
     </section>
   );
 }

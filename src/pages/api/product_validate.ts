@@ -5,8 +5,8 @@ import { validateMoogoldAccount } from "../../domain/verification.ts";
 
 export const POST: APIRoute = async ({ locals, request }) => {
   requireReseller(locals);
-  const { game, userid, serverid } = await readJson(request, MoogoldVerifyInput);
+  const { game, userid, serverid, characterName } = await readJson(request, MoogoldVerifyInput);
   return Response.json(
-    await validateMoogoldAccount(locals.app.suppliers(), game, userid, serverid),
+    await validateMoogoldAccount(locals.app.suppliers(), game, userid, serverid, characterName),
   );
 };

@@ -1,0 +1,159 @@
+// Issue 11: API keys for the reseller API. On My Account a reseller names, creates (the secret is
+// shown once), lists and revokes its keys; on the reseller's edit page an admin lists and revokes.
+import { useEffect, useState } from "react";
+import { callApi } from "../lib/api.ts";
+import { failureText, formatDate } from "../lib/order-format.ts";
+import { ConfirmDialog } from "../lib/ConfirmDialog.tsx";
+import type { ApiKeyDto, CreatedApiKeyDto } from "../../shared/api-key-types.ts";
+
+export interface ApiKeysProps {
+  /** GET lists the keys (and POST creates one, when `canCreate`). */
+  listPath: string;
+  /** Whether this viewer may issue keys (the reseller itself, not an admin). */
+  canCreate: boolean;
+}
+
+function CreateKey({ listPath, onCreated }: { listPath: string; onCreated: () => void }) {
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+
+  const create = async () => {
+    setBusy(true);
+    try {
+      const created = await callApi<CreatedApiKeyDto>("POST", listPath, { name });
+      setSecret(created.secret);
+      setName("");
+      onCreated();
+    } catch (error) {
+      console.error(error);
+      alert(failureText("create API key", error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <form
+        class="rs-inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create();
+        }}
+      >
+        <input
+          aria-label="Key name"
+          placeholder="Key name, e.g. My shop"
+          maxLength={100}
+          required
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+        <button type="submit" class="btn" disabled={busy} aria-busy={busy}>
+          {busy && <span class="rs-spinner" aria-hidden="true" />}Create key
+        </button>
+      </form>
+      {secret && (
+        <div class="rs-banner rs-banner-good" role="status">
+          <p>Copy this key now: it will not be shown again.</p>
+          <code class="rs-secret">{secret}</code>
+        </div>
+      )}
+    </>
+  );
+}
+
+export function ApiKeys({ listPath, canCreate }: ApiKeysProps) {
+  const [keys, setKeys] = useState<ApiKeyDto[] | null>(null);
+  const [version, setVersion] = useState(0);
+  const [revoking, setRevoking] = useState<ApiKeyDto | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    callApi<{ keys: ApiKeyDto[] }>("GET", listPath)
+      .then((r) => setKeys(r.keys))
+      .catch((error) => {
+        console.error(error);
+        alert(failureText("get API keys", error));
+        setKeys([]);
+      });
+  }, [listPath, version]);
+
+  const revoke = async (key: ApiKeyDto) => {
+    setBusy(true);
+    try {
+      await callApi("DELETE", `${listPath}/${key.id}`);
+      setRevoking(null);
+      setVersion((v) => v + 1);
+    } catch (error) {
+      console.error(error);
+      alert(failureText("revoke API key", error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="rs-api-keys" aria-label="API keys">
+      <h3>API keys</h3>
+      {canCreate && (
+        <p class="muted">
+          Keys let your own shop or bot order through the <a href="/resellers/api">reseller API</a>.
+        </p>
+      )}
+      {canCreate && <CreateKey listPath={listPath} onCreated={() => setVersion((v) => v + 1)} />}
+      {keys === null
+        ? <p class="muted" role="status">Loading...</p>
+        : keys.length === 0
+        ? <p class="muted">No API keys yet.</p>
+        : (
+          <div class="rs-scroll">
+            <table class="rs-table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Key</th>
+                  <th>Created</th>
+                  <th>Last used</th>
+                  <th>Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((key) => (
+                  <tr key={key.id}>
+                    <td>{key.name}</td>
+                    <td>
+                      <code>{key.prefix}…</code>
+                    </td>
+                    <td class="rs-nowrap">{formatDate(key.createdAt)}</td>
+                    <td class="rs-nowrap">
+                      {key.lastUsedAt ? formatDate(key.lastUsedAt) : "Never"}
+                    </td>
+                    <td>
+                      {key.revokedAt
+                        ? `Revoked ${formatDate(key.revokedAt)}`
+                        : (
+                          <button type="button" class="btn-danger" onClick={() => setRevoking(key)}>
+                            Revoke
+                          </button>
+                        )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      {revoking && (
+        <ConfirmDialog
+          message={`Revoke API key '${revoking.name}'? Programs using it stop working at once.`}
+          confirmLabel="Revoke"
+          busy={busy}
+          onConfirm={() => revoke(revoking)}
+          onCancel={() => setRevoking(null)}
+        />
+      )}
+    </section>
+  );
+}

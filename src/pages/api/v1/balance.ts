@@ -1,0 +1,8 @@
+import { v1Route } from "../../../server/reseller-api.ts";
+import { getApiBalance } from "../../../domain/reseller-api.ts";
+
+export const GET = v1Route(async ({ context: { locals }, reseller, seesHiddenGames }) =>
+  Response.json(
+    await getApiBalance(locals.app.db, { resellerId: reseller.id, seesHiddenGames }),
+  )
+);

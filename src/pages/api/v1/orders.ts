@@ -1,0 +1,26 @@
+import { readJson, readQuery } from "../../../server/http.ts";
+import { v1Route } from "../../../server/reseller-api.ts";
+import { V1OrderInput, V1OrdersQuery } from "../../../server/reseller-api-inputs.ts";
+import { idempotencyKeyOf } from "../../../server/order-inputs.ts";
+import { listApiOrders, placeApiOrder } from "../../../domain/reseller-api.ts";
+import { kickJobs } from "../../../domain/jobs.ts";
+
+export const GET = v1Route(async ({ context: { locals, url }, reseller, seesHiddenGames }) => {
+  const query = readQuery(url, V1OrdersQuery);
+  return Response.json(
+    await listApiOrders(locals.app.db, { resellerId: reseller.id, seesHiddenGames }, query),
+  );
+});
+
+export const POST = v1Route(async ({ context: { locals, request }, reseller, seesHiddenGames }) => {
+  const key = idempotencyKeyOf(request);
+  const input = await readJson(request, V1OrderInput);
+  const result = await placeApiOrder(
+    { db: locals.app.db, suppliers: locals.app.suppliers() },
+    { resellerId: reseller.id, seesHiddenGames },
+    input,
+    key,
+  );
+  kickJobs();
+  return Response.json(result.body, { status: result.status });
+});

@@ -1,0 +1,113 @@
+// Issue 11 in the browser: a reseller creates a key on My Account (its secret shown once), the
+// key works on /api/v1, the reseller revokes it and it stops working; the reference page lists
+// every route. Screenshots at 375 and 1280 px go to SCREENS_DIR when set.
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { createTestDatabase } from "../helpers/backends.ts";
+import { startTestServer } from "../helpers/server.ts";
+import {
+  gotoHydrated,
+  launchBrowser,
+  signInDemoAdminInBrowser,
+  signInDemoResellerInBrowser,
+} from "../helpers/browser.ts";
+import { V1_OPERATIONS } from "../../src/server/reseller-api-inputs.ts";
+
+const SCREENS = Deno.env.get("SCREENS_DIR");
+
+async function shoot(page: Page, name: string) {
+  if (!SCREENS) return;
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SCREENS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+Deno.test({
+  name:
+    "[e2e] a reseller creates, uses and revokes API keys, an admin revokes one; the reference lists every route",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase("pglite");
+    const server = await startTestServer(tdb);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page.on("dialog", (dialog) => dialog.accept());
+      await signInDemoResellerInBrowser(page, server.url);
+      await page.getByRole("button", { name: "Account" }).click();
+      const keys = page.getByRole("region", { name: "API keys" });
+      await keys.getByText("No API keys yet.").waitFor();
+
+      await keys.getByLabel("Key name").fill("My shop");
+      await keys.getByRole("button", { name: "Create key" }).click();
+      await keys.getByText("Copy this key now: it will not be shown again.").waitFor();
+      const secret = (await keys.locator(".rs-secret").innerText()).trim();
+      assert.match(secret, /^tk_live_/);
+      const row = keys.locator("tbody tr");
+      await row.first().waitFor();
+      assert.equal(await row.count(), 1);
+      assert.match(await row.first().innerText(), /My shop\s+tk_live_\w{4}…[\s\S]*Never/);
+      await shoot(page, "account-api-keys");
+
+      const balance = await fetch(`${server.url}/api/v1/balance`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      assert.equal(balance.status, 200);
+      assert.equal((await balance.json()).balance, 1000);
+
+      await keys.getByRole("button", { name: "Revoke" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
+      await keys.getByText(/^Revoked /).waitFor();
+      const refused = await fetch(`${server.url}/api/v1/balance`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      assert.equal(refused.status, 401);
+      await refused.body?.cancel();
+
+      // A second key, revoked by an admin from the reseller's edit page.
+      await keys.getByLabel("Key name").fill("Bot two");
+      await keys.getByRole("button", { name: "Create key" }).click();
+      await row.nth(1).waitFor();
+      const second = (await keys.locator(".rs-secret").innerText()).trim();
+      const admin = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      admin.on("dialog", (dialog) => dialog.accept());
+      await signInDemoAdminInBrowser(admin, server.url);
+      await admin.getByRole("navigation", { name: "Admin menu" })
+        .getByRole("button", { name: "Users" }).click();
+      await admin.locator("tbody tr").filter({
+        has: admin.getByRole("cell", { name: "Demo Reseller", exact: true }),
+      }).getByRole("cell", { name: "Demo Reseller", exact: true }).click();
+      const adminKeys = admin.getByRole("region", { name: "API keys" });
+      await adminKeys.getByText("Bot two").waitFor();
+      assert.equal(await adminKeys.getByRole("button", { name: "Create key" }).count(), 0);
+      assert.equal(await adminKeys.getByText(/^Revoked /).count(), 1, "My shop is revoked");
+      await adminKeys.getByRole("button", { name: "Revoke" }).click();
+      await admin.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
+      await adminKeys.getByText(/^Revoked /).nth(1).waitFor();
+      await shoot(admin, "admin-reseller-api-keys");
+      const refusedSecond = await fetch(`${server.url}/api/v1/balance`, {
+        headers: { authorization: `Bearer ${second}` },
+      });
+      assert.equal(refusedSecond.status, 401);
+      await refusedSecond.body?.cancel();
+
+      await gotoHydrated(page, `${server.url}/resellers/api`);
+      await page.getByRole("heading", { name: "Reseller API", level: 1 }).waitFor();
+      for (const op of V1_OPERATIONS) {
+        await page.getByRole("heading", {
+          name: `${op.method.toUpperCase()} ${op.path}`,
+          exact: true,
+        })
+          .waitFor();
+      }
+      await shoot(page, "reference");
+    } finally {
+      await browser.close();
+      await server.stop();
+      await tdb.drop();
+    }
+  },
+});
