@@ -2,7 +2,11 @@
 // exported through the same streaming path as GET /api/reseller/{id}/orders/export into a file.
 // Reports the time taken and the resident memory peak against the resident memory before.
 //
-//   node_modules/.bin/deno run -A bench/export_bench.ts [orders] [--heap-mb N]
+//   node_modules/.bin/deno run -A bench/export_bench.ts [orders] [--heap-mb N] [--admin]
+//
+// --admin exports the admin way instead (GET /api/orders/export: the Resellers tab with the spec
+// §9 admin columns), then times GET /api/orders' domain call on the same database: the first
+// page, a deep page and two searches.
 //
 // --heap-mb caps the export process's JavaScript heap (V8 max-old-space-size): an export that
 // kept rows or sheet XML in memory would run out of heap; a streamed one finishes.
@@ -19,8 +23,14 @@ import { sql } from "kysely";
 import { createDb, migrateToLatest } from "../src/db/client.ts";
 import type { NewOrder } from "../src/db/schema.ts";
 import { createReseller } from "../src/domain/users.ts";
-import { exportResellerOrders } from "../src/domain/order-export.ts";
-import { readResellerOrderBatches } from "../src/db/repositories/orders-export.ts";
+import {
+  ADMIN_ORDERS_SHEET,
+  exportOrders,
+  exportResellerOrders,
+} from "../src/domain/order-export.ts";
+import { listAdminOrders } from "../src/domain/orders/admin-orders.ts";
+import { refreshOrderStatistics } from "../src/domain/housekeeping.ts";
+import { readOrderBatches } from "../src/db/repositories/orders-export.ts";
 
 const INSERT_BATCH = 1_000;
 const SAMPLE_MS = 10;
@@ -72,6 +82,8 @@ async function load(dataDir: string, count: number): Promise<string> {
       }
       await db.insertInto("orders").values(rows).execute();
     }
+    // What a running server does at start and hourly (PGlite has no autovacuum).
+    await refreshOrderStatistics(db);
     return reseller._id;
   } finally {
     await db.destroy();
@@ -115,7 +127,9 @@ async function runChild(mode: string, dataDir: string, resellerId: string): Prom
     if (mode === "read") {
       const started = performance.now();
       const { before, peak } = await measure(async () => {
-        for await (const _batch of readResellerOrderBatches(db, resellerId)) continue;
+        for await (const _batch of readOrderBatches(db, { buyerType: "reseller", resellerId })) {
+          continue;
+        }
       });
       const seconds = (performance.now() - started) / 1000;
       console.log(
@@ -129,7 +143,14 @@ async function runChild(mode: string, dataDir: string, resellerId: string): Prom
     let rows = 0;
     const started = performance.now();
     const { before, peak } = await measure(async () => {
-      rows = await exportResellerOrders(db, resellerId, createWriteStream(out));
+      rows = mode === "export-admin"
+        ? await exportOrders(
+          db,
+          { buyerType: "reseller" },
+          ADMIN_ORDERS_SHEET,
+          createWriteStream(out),
+        )
+        : await exportResellerOrders(db, resellerId, createWriteStream(out));
     });
     const seconds = (performance.now() - started) / 1000;
     const size = (await Deno.stat(out)).size;
@@ -142,8 +163,35 @@ async function runChild(mode: string, dataDir: string, resellerId: string): Prom
     console.log(`RSS peak:          ${mib(peak.rss)} (sampled every ${SAMPLE_MS} ms)`);
     console.log(`RSS growth:        ${mib(peak.rss - before.rss)}`);
     console.log(`JS heap used:      ${mib(before.heapUsed)} before, ${mib(peak.heapUsed)} peak`);
+    if (mode === "export-admin") await timeAdminList(db);
   } finally {
     await db.destroy();
+  }
+}
+
+/** Times GET /api/orders' domain call: median and worst of RUNS calls of each query. */
+async function timeAdminList(db: ReturnType<typeof createDb>): Promise<void> {
+  const RUNS = 7;
+  const queries = [
+    { label: "page 1", search: "", page: 1 },
+    { label: "page 2,000", search: "", page: 2_000 },
+    { label: "search 'player 4242'", search: "player 4242", page: 1 },
+    { label: "search 'bench-00999'", search: "bench-00999", page: 1 },
+  ];
+  for (const query of queries) {
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      total = (await listAdminOrders(db, { buyerType: "reseller", ...query })).total;
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `GET /api/orders ${query.label}: median ${times[RUNS >> 1].toFixed(1)} ms, worst ${
+        times[RUNS - 1].toFixed(1)
+      } ms (${total.toLocaleString("en-US")} match)`,
+    );
   }
 }
 
@@ -163,7 +211,7 @@ if (Deno.args[0] === "--child") {
 } else {
   const { values, positionals } = parseArgs({
     args: Deno.args,
-    options: { "heap-mb": { type: "string" } },
+    options: { "heap-mb": { type: "string" }, admin: { type: "boolean" } },
     allowPositionals: true,
   });
   const heapMb = values["heap-mb"];
@@ -178,7 +226,7 @@ if (Deno.args[0] === "--child") {
     console.log(
       `orders inserted:   ${count.toLocaleString("en-US")} in ${loadSeconds.toFixed(1)} s`,
     );
-    await spawnChild("export", v8Flags, dataDir, resellerId);
+    await spawnChild(values.admin ? "export-admin" : "export", v8Flags, dataDir, resellerId);
     await spawnChild("read", v8Flags, dataDir, resellerId);
   } finally {
     await Deno.remove(dir, { recursive: true });

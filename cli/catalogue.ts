@@ -20,7 +20,8 @@ function percent(value: string, flag: string): number {
 function describe(report: SyncReport): string {
   if (!report.ok) return `FAILED  ${report.game}: ${report.error} (prices unchanged)`;
   const missing = report.missing.length ? `; no longer offered: ${report.missing.join(", ")}` : "";
-  return `ok      ${report.game}: ${report.changed} price(s) changed${missing}`;
+  const servers = report.serversUpdated ? "; server list updated" : "";
+  return `ok      ${report.game}: ${report.changed} price(s) changed${missing}${servers}`;
 }
 
 /** `games list`, `suppliers games`, `launch`, `sync-prices`. */

@@ -56,7 +56,8 @@ export function registerDbCommands(program: Command): void {
     .command("maintenance")
     .description(
       `Delete expired sessions, old login counters, idempotency keys older than ${RETENTION.idempotencyKeyDays} days ` +
-        `and jobs finished over ${RETENTION.finishedJobDays} days ago (cron; the app also does this hourly)`,
+        `jobs finished and webhook events made over ${RETENTION.finishedJobDays} and ${RETENTION.webhookEventDays} days ago ` +
+        "(cron; the app also does this hourly)",
     )
     .option("--json", "print the counts as JSON")
     .action(async (opts: { json?: boolean }) => {
@@ -65,7 +66,8 @@ export function registerDbCommands(program: Command): void {
       else {
         console.log(
           `Deleted ${report.sessions} session(s), ${report.loginAttempts} login counter(s), ` +
-            `${report.idempotencyKeys} idempotency key(s), ${report.jobs} finished job(s)`,
+            `${report.idempotencyKeys} idempotency key(s), ${report.jobs} finished job(s), ` +
+            `${report.webhookEvents} webhook event(s)`,
         );
       }
     });

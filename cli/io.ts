@@ -87,3 +87,36 @@ export function cliHitPay(): HitPayClient {
 export function cliSiteUrl(): string {
   return getConfig().publicUrl ?? runningAppUrl();
 }
+
+const BAR_WIDTH = 30;
+
+/**
+ * A progress bar on standard error for `total` steps: redrawn in place on a terminal, and one line
+ * per tenth otherwise (logs, pipes), so a long command shows it is moving either way.
+ */
+export function progressBar(total: number): { update: (done: number) => void; end: () => void } {
+  const terminal = Deno.stderr.isTerminal();
+  const encoder = new TextEncoder();
+  let lastShown = -1;
+  const line = (done: number) => {
+    const share = total === 0 ? 1 : Math.min(1, done / total);
+    const filled = Math.round(share * BAR_WIDTH);
+    return `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${Math.floor(share * 100)}% ${
+      done.toLocaleString("en-US")
+    }/${total.toLocaleString("en-US")}`;
+  };
+  return {
+    update(done) {
+      const step = terminal ? Math.floor((done / Math.max(total, 1)) * 1000) : Math.floor(
+        (done / Math.max(total, 1)) * 10,
+      );
+      if (step === lastShown) return;
+      lastShown = step;
+      if (terminal) Deno.stderr.writeSync(encoder.encode(`\r${line(done)}`));
+      else console.error(line(done));
+    },
+    end() {
+      if (terminal) Deno.stderr.writeSync(encoder.encode("\n"));
+    },
+  };
+}

@@ -2,10 +2,13 @@ import { Command } from "commander";
 import { registerServe } from "./serve.ts";
 import { registerDbCommands } from "./db.ts";
 import { registerUserCommands } from "./users.ts";
+import { registerResellerCommands } from "./resellers.ts";
 import { registerCatalogueCommands } from "./catalogue.ts";
 import { registerOrdersExport } from "./orders-export.ts";
 import { registerOrdersRefresh } from "./orders-refresh.ts";
 import { registerWorker } from "./worker.ts";
+import { registerAuditCommand } from "./audit.ts";
+import { registerEmailCommands } from "./emails.ts";
 import { registerOrdersConfirmPayment, registerPaymentCommands } from "./payments.ts";
 
 const program = new Command()
@@ -18,6 +21,7 @@ const program = new Command()
 registerServe(program);
 registerDbCommands(program);
 registerUserCommands(program);
+registerResellerCommands(program);
 registerCatalogueCommands(program);
 const orders = program.command("orders").description("Reseller and consumer orders");
 registerOrdersRefresh(orders);
@@ -25,6 +29,8 @@ registerOrdersExport(orders);
 registerOrdersConfirmPayment(orders);
 registerPaymentCommands(program);
 registerWorker(program);
+registerAuditCommand(program);
+registerEmailCommands(program);
 
 try {
   await program.parseAsync(["node", "topup", ...Deno.args]);

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Buffer } from "node:buffer";
 import type { Config } from "../src/config.ts";
 import { knobsFromEnv, type SimulatorKnobs } from "../src/integrations/simulator-kit.ts";
@@ -141,6 +142,57 @@ export function mountSimulators(config: Config): MountedSimulators {
       })().catch((error) => {
         console.error(error);
         if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+      return true;
+    },
+  };
+}
+
+/** The header a worker passes the browser's Host in, so the simulators build the same links. */
+const FORWARDED_HOST = "x-topup-simulator-host";
+
+/**
+ * Serves `simulators` alone on a loopback port: the one place their state lives when several
+ * worker processes serve the app (each worker forwards /__sim/ requests here).
+ */
+export async function serveSimulatorsAlone(
+  simulators: MountedSimulators,
+): Promise<{ url: string; close(): void }> {
+  const server = createServer((req, res) => {
+    const host = req.headers[FORWARDED_HOST];
+    if (typeof host === "string") req.headers.host = host;
+    if (!simulators.handle(req, res)) res.writeHead(404).end("Not found");
+  });
+  await new Promise<void>((ok) => server.listen({ port: 0, host: "127.0.0.1" }, () => ok()));
+  const address = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${address.port}`, close: () => server.close() };
+}
+
+/** A worker's /__sim/ requests, forwarded to the simulators served by `serveSimulatorsAlone`. */
+export function forwardSimulators(target: string): MountedSimulators {
+  return {
+    names: [],
+    handle(req, res) {
+      if (!(req.url ?? "").startsWith("/__sim/")) return false;
+      (async () => {
+        const request = await toRequest(req, target);
+        const headers = new Headers(request.headers);
+        headers.set(FORWARDED_HOST, req.headers.host ?? "localhost");
+        headers.delete("host");
+        headers.delete("connection");
+        await send(
+          res,
+          await fetch(request.url, {
+            method: request.method,
+            headers,
+            body: request.body,
+            redirect: "manual",
+          }),
+        );
+      })().catch((error) => {
+        console.error(error);
+        if (!res.headersSent) res.writeHead(502);
         res.end();
       });
       return true;

@@ -3,6 +3,8 @@ import { hostname } from "node:os";
 import { createJobRunner } from "../src/domain/jobs.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
+import { webhookJobHandlers } from "../src/domain/webhooks.ts";
+import { getSecretBox } from "../src/domain/app-secret.ts";
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { getConfig } from "../src/config.ts";
 import { closeDb } from "../src/db/client.ts";
@@ -12,12 +14,16 @@ import { cliSuppliers, openDb } from "./io.ts";
 export function registerWorker(program: Command): void {
   program
     .command("worker")
-    .description("Run the job queue (supplier calls after orders, outgoing mail) until stopped")
+    .description(
+      "Run the job queue (supplier calls after orders, outgoing mail, webhooks) until stopped",
+    )
     .action(() => {
       const db = openDb();
+      const config = getConfig();
       const handlers = {
         ...orderJobHandlers(db, cliSuppliers),
-        ...mailJobHandlers(db, () => getMailer(getConfig())),
+        ...mailJobHandlers(db, () => getMailer(config)),
+        ...webhookJobHandlers(db, () => getSecretBox(db, config.appSecret), config.webhooks),
       };
       const runner = createJobRunner(db, handlers, {
         worker: `${hostname()}:${Deno.pid}:worker`,

@@ -64,10 +64,19 @@ const EnvSchema = z.object({
   ELITEDIAS_ORIGIN: url(["http://", "https://"]).optional(),
   SEED_DEMO_CATALOGUE: bool.default(true),
   RUN_JOBS: bool.default(true),
+  WORKERS: z.coerce.number({ error: "expected a number of processes" }).int().min(1).max(256)
+    .optional(),
   PRIVILEGED_RESELLERS: z.string().default(""),
+  BALANCE_MOVE_MAX: z.string().regex(/^\d{1,12}(\.\d{1,2})?$/, {
+    error: "expected a dollar amount such as 100000 or 2500.50",
+  }).default("100000"),
   SUPPLIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(
     15_000,
   ),
+  WEBHOOK_RETRY_DELAYS: z.string().regex(/^\d{1,6}(,\d{1,6}){0,19}$/, {
+    error: "expected seconds between attempts, such as 10,60,300",
+  }).default("10,60,300,1800,3600,7200,14400,28800,28800"),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   STORAGE: z.enum(["local", "s3"], { error: "expected 'local' or 's3'" })
     .default("local"),
   S3_BUCKET: z.string().min(1).optional(),
@@ -88,6 +97,7 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().regex(/^[^@\s<>]+@[^@\s<>]+$|^[^<>]*<[^@\s<>]+@[^@\s<>]+>$/, {
     error: "expected an address such as receipts@example.com or TopUp <receipts@example.com>",
   }).optional(),
+  INBOUND_MAIL_SECRET: z.string().min(24, { error: "must be at least 24 characters" }).optional(),
   WHATSAPP_URL: url(["https://", "http://"]).optional(),
   TELEGRAM_URL: url(["https://", "http://"]).optional(),
 });
@@ -137,12 +147,18 @@ export interface Config {
   reseller2faDefault: boolean;
   bootstrapAdmin?: { email: string; password: string; name: string };
   supplierTimeoutMs: number;
+  /** Reseller webhooks: the wait before each retry (seconds) and each attempt's time limit. */
+  webhooks: { retryDelaysSec: number[]; timeoutMs: number };
   /** This instance runs the job queue too (off for HTTP-only instances beside `cli worker`). */
   runJobs: boolean;
+  /** HTTP worker processes sharing the port (PostgreSQL only; PGlite keeps one). */
+  workers: number;
   /** Demo mode fills an empty catalogue from the simulators. */
   seedDemoCatalogue: boolean;
   /** Reseller emails that also see hidden games (spec §2: two privileged accounts). */
   privilegedResellers: string[];
+  /** The largest top-up, deduction or starting balance an operator may enter, in dollars ("100000"). */
+  balanceMoveMax: string;
   moogold: {
     mode: "simulator" | "live";
     baseUrl: string;
@@ -174,7 +190,13 @@ export interface Config {
     salt: string;
   };
   /** Outgoing mail: SMTP, or in demo mode a sink that only records (Admin → Emails → Sent). */
-  mail: { mode: "sink" | "smtp"; smtpUrl?: string; from: string };
+  mail: {
+    mode: "sink" | "smtp";
+    smtpUrl?: string;
+    from: string;
+    /** The shared secret of POST /api/inbound-email; unset: that route refuses every message. */
+    inboundSecret?: string;
+  };
   /** Support links on the consumer pages. */
   contact: { whatsappUrl: string; telegramUrl: string };
 }
@@ -274,8 +296,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     supplierTimeoutMs: e.SUPPLIER_TIMEOUT_MS,
     seedDemoCatalogue: e.SEED_DEMO_CATALOGUE,
     runJobs: e.RUN_JOBS,
+    webhooks: {
+      retryDelaysSec: e.WEBHOOK_RETRY_DELAYS.split(",").map(Number),
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    },
+    // Sharing a port between processes (SO_REUSEPORT) spreads connections on Linux only.
+    workers: e.DATABASE_URL
+      ? e.WORKERS ?? (Deno.build.os === "linux" ? navigator.hardwareConcurrency : 1)
+      : 1,
     privilegedResellers: e.PRIVILEGED_RESELLERS.split(",").map((v) => v.trim().toLowerCase())
       .filter(Boolean),
+    balanceMoveMax: e.BALANCE_MOVE_MAX,
     moogold: {
       mode: moogoldMode,
       baseUrl: e.MOOGOLD_BASE_URL,
@@ -324,6 +355,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       mode: e.SMTP_URL ? "smtp" : "sink",
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? DEMO_DEFAULTS.mailFrom,
+      inboundSecret: e.INBOUND_MAIL_SECRET,
     },
     contact: {
       whatsappUrl: e.WHATSAPP_URL ?? DEMO_DEFAULTS.whatsappUrl,

@@ -3,6 +3,7 @@ import { type Migration, type MigrationProvider, Migrator } from "kysely/migrati
 import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
 import { PGlite, types } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { join } from "node:path";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Database } from "./schema.ts";
@@ -51,6 +52,8 @@ export function createDb(options: DbOptions): Db {
   claimPgliteFolder(options.dataDir);
   const pglite = new PGlite(join(options.dataDir, "pglite"), {
     parsers: { [types.INT8]: (v: string) => Number(v) },
+    // The admin order search's trigram index (migration 0004); PostgreSQL ships it as contrib.
+    extensions: { pg_trgm },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   const destroy = db.destroy.bind(db);

@@ -1,4 +1,11 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type {
+  ColumnType,
+  Generated,
+  GeneratedAlways,
+  Insertable,
+  Selectable,
+  Updateable,
+} from "kysely";
 
 /** Set by the database on insert; never written by the app. */
 type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -154,6 +161,8 @@ export interface OrdersTable {
   last_error: string | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
+  /** The searchable fields lower-cased, computed by the database (migration 0004). */
+  search_text: GeneratedAlways<string>;
 }
 
 export interface RestrictedMlbbUsersTable {
@@ -174,6 +183,7 @@ export interface EmailsTable {
   body_html: Generated<string>;
   message_id: string | null;
   in_reply_to: string | null;
+  references_header: string | null;
   deleted_at: Date | null;
 }
 
@@ -250,6 +260,60 @@ export interface AuditLogTable {
   after: ColumnType<unknown, string | null | undefined, never>;
 }
 
+/** A reseller's API key (migration 0007): only the secret's SHA-256 is stored. */
+export interface ApiKeysTable {
+  id: Generated<string>;
+  reseller_id: string;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** Successful orders summed per Singapore day, reseller and package; written only by triggers. */
+export interface DashboardDailyTable {
+  day: Date;
+  reseller_id: string | null;
+  package: string | null;
+  orders: ColumnType<string, never, never>;
+  amount_cents: ColumnType<string, never, never>;
+  cost: ColumnType<string, never, never>;
+}
+
+/** A reseller's webhook: callback URL and signing secret sealed with the app's secret box. */
+export interface ResellerWebhooksTable {
+  reseller_id: string;
+  url: string;
+  secret_sealed: string;
+  updated_at: CreatedAt;
+}
+
+/** One order event for a reseller's webhook; `body` is the exact JSON every attempt sends. */
+export interface WebhookEventsTable {
+  id: Generated<string>;
+  reseller_id: string;
+  type: string;
+  order_id: string;
+  body: string;
+  created_at: CreatedAt;
+}
+
+/** One attempt to deliver an event, with what the receiver answered. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  event_id: string;
+  reseller_id: string;
+  url: string;
+  attempt: number;
+  status_code: number | null;
+  response_excerpt: Generated<string>;
+  error: string | null;
+  duration_ms: number;
+  at: CreatedAt;
+}
+
 export interface Database {
   admins: AdminsTable;
   resellers: ResellersTable;
@@ -266,6 +330,11 @@ export interface Database {
   jobs: JobsTable;
   payment_events: PaymentEventsTable;
   audit_log: AuditLogTable;
+  dashboard_daily: DashboardDailyTable;
+  api_keys: ApiKeysTable;
+  reseller_webhooks: ResellerWebhooksTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type AdminRow = Selectable<AdminsTable>;
@@ -275,6 +344,13 @@ export type ResellerRow = Selectable<ResellersTable>;
 export type NewReseller = Insertable<ResellersTable>;
 export type BalanceHistoryRow = Selectable<BalanceHistoryTable>;
 export type SessionRow = Selectable<SessionsTable>;
-export type OrderRow = Selectable<OrdersTable>;
+/** An order as the app reads it; search_text is only searched, never read (migration 0004). */
+export type OrderRow = Omit<Selectable<OrdersTable>, "search_text">;
 export type NewOrder = Insertable<OrdersTable>;
 export type GameRow = Selectable<GamesTable>;
+export type RestrictedMlbbUserRow = Selectable<RestrictedMlbbUsersTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type ResellerWebhookRow = Selectable<ResellerWebhooksTable>;
+export type WebhookEventRow = Selectable<WebhookEventsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

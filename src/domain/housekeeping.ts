@@ -3,6 +3,8 @@ import { deleteExpiredSessions } from "../db/repositories/sessions.ts";
 import { deleteLoginAttemptsOlderThan } from "../db/repositories/login-attempts.ts";
 import { deleteIdempotencyKeysOlderThan } from "../db/repositories/idempotency.ts";
 import { deleteJobsFinishedBefore } from "../db/repositories/jobs.ts";
+import { analyzeOrders } from "../db/repositories/orders.ts";
+import { deleteWebhookEventsOlderThan } from "../db/repositories/webhooks.ts";
 
 /** How long finished bookkeeping is kept. */
 export const RETENTION = {
@@ -12,6 +14,8 @@ export const RETENTION = {
   finishedJobDays: 30,
   /** Login throttle counters older than any throttle window. */
   loginAttemptHours: 24,
+  /** Webhook events and their delivery attempts; retries end after about a day. */
+  webhookEventDays: 30,
 };
 
 export interface PurgeReport {
@@ -19,11 +23,12 @@ export interface PurgeReport {
   loginAttempts: number;
   idempotencyKeys: number;
   jobs: number;
+  webhookEvents: number;
 }
 
 /**
  * Deletes what has expired: sessions past their expiry, throttle counters, old idempotency keys
- * and finished jobs. Ledger, orders and audit rows are never touched. Safe to run concurrently.
+ * finished jobs and old webhook events. Ledger, orders and audit rows are never touched. Safe to run concurrently.
  */
 export async function purgeExpired(db: Db): Promise<PurgeReport> {
   return {
@@ -31,5 +36,15 @@ export async function purgeExpired(db: Db): Promise<PurgeReport> {
     loginAttempts: await deleteLoginAttemptsOlderThan(db, RETENTION.loginAttemptHours),
     idempotencyKeys: await deleteIdempotencyKeysOlderThan(db, RETENTION.idempotencyKeyDays),
     jobs: await deleteJobsFinishedBefore(db, RETENTION.finishedJobDays),
+    webhookEvents: await deleteWebhookEventsOlderThan(db, RETENTION.webhookEventDays),
   };
+}
+
+/**
+ * Keeps the planner's statistics of the orders table current, so the admin orders search and
+ * lists use their indexes (migration 0004) on PGlite too, which has no autovacuum. Harmless and
+ * cheap on PostgreSQL, whose autovacuum does the same.
+ */
+export async function refreshOrderStatistics(db: Db): Promise<void> {
+  await analyzeOrders(db);
 }

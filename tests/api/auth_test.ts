@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
-import { createAdmin, createReseller } from "../../src/domain/users.ts";
+import { createReseller } from "../../src/domain/users.ts";
+import { createAdmin } from "../../src/domain/admins.ts";
 import { generateTotpCode, generateTotpSecret } from "../../src/domain/totp.ts";
 import { DEMO_ADMIN, DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
 

@@ -5,7 +5,8 @@ import { findLiveSession, insertSession } from "../../src/db/repositories/sessio
 import { claimTotpStep } from "../../src/db/repositories/totp-steps.ts";
 import { countRecentFailures, recordFailure } from "../../src/db/repositories/login-attempts.ts";
 import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
-import { createAdmin, createReseller } from "../../src/domain/users.ts";
+import { createReseller } from "../../src/domain/users.ts";
+import { createAdmin } from "../../src/domain/admins.ts";
 import { ConflictError } from "../../src/domain/errors.ts";
 
 const backend = testBackend();

@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { purgeExpired } from "../../src/domain/housekeeping.ts";
 import { insertSession } from "../../src/db/repositories/sessions.ts";
-import { createAdmin } from "../../src/domain/users.ts";
+import { createAdmin } from "../../src/domain/admins.ts";
+import { createReseller } from "../../src/domain/users.ts";
 
 const backend = testBackend();
 
@@ -51,9 +52,53 @@ Deno.test({
           { kind: "k", payload: "{}", created_at: sql`now() - interval '60 days'` as never },
         ]).execute();
 
+        const reseller = await createReseller(db, {
+          name: "Hooked",
+          email: "hooked@test.example",
+          password: "long enough",
+          balanceCents: 0,
+          markup: {},
+          twoFAEnabled: false,
+          createdBy: "test",
+        });
+        const event = (id: string, days: number) => ({
+          id,
+          reseller_id: reseller._id,
+          type: "order.successful",
+          order_id: "R1",
+          body: "{}",
+          created_at: sql`now() - make_interval(days => ${days})` as never,
+        });
+        await db.insertInto("webhook_events").values([
+          event("00000000-0000-4000-8000-000000000001", 31),
+          event("00000000-0000-4000-8000-000000000002", 29),
+        ]).execute();
+        await db.insertInto("webhook_deliveries").values({
+          event_id: "00000000-0000-4000-8000-000000000001",
+          reseller_id: reseller._id,
+          url: "https://shop.example/h",
+          attempt: 1,
+          status_code: 200,
+          duration_ms: 5,
+        }).execute();
+
         const report = await purgeExpired(db);
-        assert.deepEqual(report, { sessions: 1, loginAttempts: 1, idempotencyKeys: 1, jobs: 1 });
-        const left = async (table: "sessions" | "login_attempts" | "idempotency_keys" | "jobs") =>
+        assert.deepEqual(report, {
+          sessions: 1,
+          loginAttempts: 1,
+          idempotencyKeys: 1,
+          jobs: 1,
+          webhookEvents: 1,
+        });
+        const left = async (
+          table:
+            | "sessions"
+            | "login_attempts"
+            | "idempotency_keys"
+            | "jobs"
+            | "webhook_events"
+            | "webhook_deliveries",
+        ) =>
           Number(
             (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n"))
               .executeTakeFirstOrThrow()).n,
@@ -62,11 +107,14 @@ Deno.test({
         assert.equal(await left("login_attempts"), 1);
         assert.equal(await left("idempotency_keys"), 1);
         assert.equal(await left("jobs"), 1, "an unfinished job is never purged, however old");
+        assert.equal(await left("webhook_events"), 1);
+        assert.equal(await left("webhook_deliveries"), 0, "deliveries go with their event");
         assert.deepEqual(await purgeExpired(db), {
           sessions: 0,
           loginAttempts: 0,
           idempotencyKeys: 0,
           jobs: 0,
+          webhookEvents: 0,
         });
       });
     } finally {

@@ -1,6 +1,6 @@
 import { type Browser, chromium, type Page } from "playwright-core";
 import { generateTotpCode } from "../../src/domain/totp.ts";
-import { DEMO_ADMIN } from "../../src/domain/bootstrap.ts";
+import { DEMO_ADMIN, DEMO_RESELLER } from "../../src/domain/bootstrap.ts";
 
 /** Launches Debian's Chromium headless with the flags this closed network needs. */
 export async function launchBrowser(): Promise<Browser> {
@@ -27,6 +27,16 @@ export async function waitForIslands(page: Page): Promise<void> {
 /** Opens a page and waits for its islands, so clicks reach the handlers. */
 export async function gotoHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url);
+  await waitForIslands(page);
+}
+
+/** Signs the demo reseller in (no two-factor in the demo); ends on /resellers/home, hydrated. */
+export async function signInDemoResellerInBrowser(page: Page, baseUrl: string): Promise<void> {
+  await gotoHydrated(page, `${baseUrl}/resellers`);
+  await page.getByLabel("Email").fill(DEMO_RESELLER.email);
+  await page.getByLabel("Password").fill(DEMO_RESELLER.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL("**/resellers/home");
   await waitForIslands(page);
 }
 

@@ -20,6 +20,8 @@ export async function startTestServer(
       HOST: "127.0.0.1",
       ASTRO_NODE_LOGGING: "disabled",
       SUPPLIER_TIMEOUT_MS: "1000",
+      // One process unless a test asks for more: tests address the simulators of one instance.
+      WORKERS: "1",
       ...tdb.env,
       ...env,
     },

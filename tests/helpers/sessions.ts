@@ -43,3 +43,27 @@ export async function simControl(
   assert.equal(r.status, 200, await r.clone().text());
   return (await r.json()).result;
 }
+
+/**
+ * Signs an admin in, enrolling their authenticator on first use; returns the client and secret.
+ * A code is accepted once, so a second sign-in of the same admin passes `step` 1 (the next code,
+ * inside the ±1 step window) or -1.
+ */
+export async function signInAdmin(
+  base: string,
+  email: string,
+  password: string,
+  secret?: string,
+  step = 0,
+): Promise<{ client: TestClient; secret: string }> {
+  const client = new TestClient(base);
+  const login = await client.post("/api/login_admin", { username: email, password });
+  assert.ok([200, 202].includes(login.status), login.text);
+  const totp = secret ?? login.json.secret;
+  assert.ok(totp, `no enrolment secret for ${email}: ${login.text}`);
+  const verify = await client.post("/api/verify-totp", {
+    code: generateTotpCode(totp, Date.now() + step * 30_000),
+  });
+  assert.equal(verify.status, 200, verify.text);
+  return { client, secret: totp };
+}

@@ -5,8 +5,12 @@ import { createMoogoldClient } from "../../src/integrations/moogold/client.ts";
 import { createElitediasClient } from "../../src/integrations/elitedias/client.ts";
 import { SIMULATOR_CREDENTIALS, type Suppliers } from "../../src/integrations/suppliers.ts";
 
-/** Both supplier simulators on a free port, with clients pointed at them. */
-export function startTestSuppliers(timeoutMs = 500) {
+/**
+ * Both supplier simulators on a free port, with clients pointed at them. The clients' timeout is
+ * generous so a loaded machine never turns a slow answer into a failed set-up; a step that tests a
+ * timeout forces one with the simulator's lever.
+ */
+export function startTestSuppliers(timeoutMs = 3000) {
   const moogold = createMoogoldSimulator({ basePath: "/mg", ...SIMULATOR_CREDENTIALS.moogold });
   const elitedias = createElitediasSimulator({
     basePath: "/ed",

@@ -50,6 +50,7 @@ Deno.test("[config] production needs APP_SECRET, live credentials, SMTP and cont
     MAIL_FROM: "TopUp <receipts@example.com>",
     WHATSAPP_URL: "https://wa.me/6591234567",
     TELEGRAM_URL: "https://t.me/topup",
+    INBOUND_MAIL_SECRET: "inbound-secret-0123456789abcdef",
   });
   assert.equal(ok.mode, "production");
   assert.deepEqual(ok.hitpay, {
@@ -62,7 +63,17 @@ Deno.test("[config] production needs APP_SECRET, live credentials, SMTP and cont
     mode: "smtp",
     smtpUrl: "smtps://mailer:pw@smtp.example.com:465",
     from: "TopUp <receipts@example.com>",
+    inboundSecret: "inbound-secret-0123456789abcdef",
   });
+});
+
+Deno.test("[config] a short INBOUND_MAIL_SECRET is refused without showing it", () => {
+  assert.throws(() => loadConfig({ INBOUND_MAIL_SECRET: "short-secret" }), (e: Error) => {
+    assert.match(e.message, /INBOUND_MAIL_SECRET: must be at least 24 characters/);
+    assert.doesNotMatch(e.message, /short-secret/);
+    return true;
+  });
+  assert.equal(loadConfig({}).mail.inboundSecret, undefined);
 });
 
 Deno.test("[config] demo mode pays in the HitPay simulator and mails to the sink", () => {
@@ -106,4 +117,13 @@ Deno.test("[config] ADMIN_EMAIL and ADMIN_PASSWORD come together; the email is l
     password: "a long password",
     name: "Admin",
   });
+});
+
+Deno.test("[config] WORKERS: one per core on PostgreSQL by default, always one on PGlite", () => {
+  const pg = "postgres://app@db:5432/topup";
+  assert.equal(loadConfig({ DATABASE_URL: pg }).workers, navigator.hardwareConcurrency);
+  assert.equal(loadConfig({ DATABASE_URL: pg, WORKERS: "1" }).workers, 1);
+  assert.equal(loadConfig({ DATABASE_URL: pg, WORKERS: "3" }).workers, 3);
+  assert.equal(loadConfig({ WORKERS: "4" }).workers, 1, "PGlite belongs to one process");
+  assert.throws(() => loadConfig({ DATABASE_URL: pg, WORKERS: "0" }), /WORKERS: /);
 });

@@ -2,10 +2,20 @@ import type { Migration } from "kysely/migration";
 import * as m0001 from "./0001_create_core.ts";
 import * as m0002 from "./0002_index_reseller_orders.ts";
 import * as m0003 from "./0003_consumer_payments.ts";
+import * as m0004 from "./0004_index_admin_orders.ts";
+import * as m0005 from "./0005_create_dashboard_daily.ts";
+import * as m0006 from "./0006_index_emails.ts";
+import * as m0007 from "./0007_create_api_keys.ts";
+import * as m0008 from "./0008_create_webhooks.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_create_core": m0001,
   "0002_index_reseller_orders": m0002,
   "0003_consumer_payments": m0003,
+  "0004_index_admin_orders": m0004,
+  "0005_create_dashboard_daily": m0005,
+  "0006_index_emails": m0006,
+  "0007_create_api_keys": m0007,
+  "0008_create_webhooks": m0008,
 };
