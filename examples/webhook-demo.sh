@@ -1,40 +1,89 @@
 #!/bin/sh
-# End to end on the demo (`npm start`): sign in as the demo reseller, set the callback URL to a
-# local receiver, place a PUBG Mobile order and refresh it until the signed order.successful
-# webhook arrives. Needs curl and jq. BASE defaults to the demo's address.
+# A reseller order end to end with curl and an API key, and its signed webhook on a local receiver
+# (README "Reseller webhooks"). Needs curl and jq; run from anywhere in the checkout.
+#
+#   sh examples/webhook-demo.sh
+#     Issues a key for the demo reseller with the CLI, then starts the demo (`npm start`) on a free
+#     port (a fresh PGlite folder unless DATA_DIR or DATABASE_URL is set) and stops it at the end.
+#   BASE=http://127.0.0.1:8000 API_KEY=tk_live_... sh examples/webhook-demo.sh
+#     Uses a demo already running, with a key from My Account (or the CLI).
+#
+# The key places and reads the order on /api/v1. The callback URL has no key-authenticated route,
+# so it is set as on My Account: the reseller's session (RESELLER_EMAIL, RESELLER_PASSWORD).
 set -eu
-BASE=${BASE:-http://127.0.0.1:8000}
-PORT=${RECEIVER_PORT:-8787}
-JAR=$(mktemp)
-json() { curl -sf -b "$JAR" -c "$JAR" -H 'Content-Type: application/json' "$@"; }
+cd "$(dirname "$0")/.."
+PATH="$PWD/node_modules/.bin:$PATH"
+RESELLER_EMAIL=${RESELLER_EMAIL:-reseller@demo.test}
+RESELLER_PASSWORD=${RESELLER_PASSWORD:-demo-reseller-pass}
+RECEIVER_PORT=${RECEIVER_PORT:-8787}
+WORK=$(mktemp -d)
+SERVER=
+RECEIVER=
+stop() {
+  [ -z "$RECEIVER" ] || kill "$RECEIVER" 2>/dev/null || true
+  # The server runs in its own process group (npm, then deno): stop all of it.
+  [ -z "$SERVER" ] || kill -TERM "-$SERVER" 2>/dev/null || true
+  [ -z "$SERVER" ] || while kill -0 "$SERVER" 2>/dev/null; do sleep 0.2; done
+  rm -rf "$WORK"
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
 
-json -d '{"username":"reseller@demo.test","password":"demo-reseller-pass"}' \
-  "$BASE/api/login_reseller" >/dev/null
-# The first URL comes with the signing secret (shown once; POST .../roll_secret makes a new one).
-SECRET=$(json -X PUT -d "{\"url\":\"http://127.0.0.1:$PORT/hooks/topup\"}" \
-  "$BASE/api/reseller/webhook" | jq -r '.secret // empty')
-if [ -z "$SECRET" ]; then
-  SECRET=$(json -X POST "$BASE/api/reseller/webhook/roll_secret" | jq -r .secret)
+# Polls `$1` (a shell test) once a second for up to `$2` seconds.
+wait_for() {
+  i=0
+  until eval "$1"; do
+    i=$((i + 1))
+    [ "$i" -le "$2" ] || { echo "timed out waiting for: $1" >&2; return 1; }
+    sleep 1
+  done
+}
+
+if [ -z "${BASE:-}" ]; then
+  # PGlite is one process's: the CLI issues the key before the server opens the folder.
+  [ -n "${DATABASE_URL:-}" ] || export DATA_DIR=${DATA_DIR:-$WORK/data}
+  npm run --silent cli -- seed --demo >/dev/null
+  API_KEY=$(npm run --silent cli -- reseller api-key create --email "$RESELLER_EMAIL" \
+    --name "webhook demo" --json | jq -r .secret)
+  echo "issued API key ${API_KEY%"${API_KEY#????????????}"}… with the CLI"
+  PORT=0 setsid npm start >"$WORK/server.log" 2>&1 &
+  SERVER=$!
+  wait_for 'grep -q "^Serving on" "$WORK/server.log"' 120 || { cat "$WORK/server.log"; exit 1; }
+  BASE=$(sed -n 's/^Serving on \(http[^ ]*\).*/\1/p' "$WORK/server.log")
+  echo "demo serving on $BASE"
 fi
-WEBHOOK_SECRET=$SECRET deno run --allow-net --allow-env examples/webhook-receiver.ts "$PORT" &
-RECEIVER=$!
-trap 'kill $RECEIVER' EXIT
-sleep 1
+: "${API_KEY:?set API_KEY to a key from My Account (or run without BASE)}"
+AUTH="Authorization: Bearer $API_KEY"
+v1() { curl -sSf -H "$AUTH" -H 'Content-Type: application/json' "$@"; }
 
-GAME=$(json "$BASE/api/reseller/games" | jq -c 'map(select(.supplierName == "pubgm"))[0]')
-ITEM=$(json "$BASE/api/resellers/game/$(echo "$GAME" | jq -r ._id)" | jq -c '.gameItems[0]')
-ORDER=$(jq -nc --argjson g "$GAME" --argjson i "$ITEM" '{game: $g.name,
-  supplierGameName: "pubgm", userid: "5551234", serverid: "", denom: $i.key,
-  userName: "Player", itemName: $i.name, amount: $i.price, cost: 0}')
-ID=$(json -H "Idempotency-Key: demo-$(date +%s)" -d "$ORDER" "$BASE/api/reseller/place_order" |
-  jq -r .order.id)
-echo "placed order $ID"
-for _ in $(seq 60); do
-  STATUS=$(json -d "{\"denom\":$(echo "$ITEM" | jq .key)}" \
-    "$BASE/api/reseller/order/$ID/refresh_status" | jq -r .order.status)
-  [ "$STATUS" = successful ] && break
-  sleep 1
-done
-sleep 2 # the job runner polls every second
-json "$BASE/api/reseller/webhook/deliveries" |
-  jq -r '.deliveries[] | "\(.at) \(.type) \(.orderId) -> \(.statusCode) \(.responseExcerpt)"'
+# The callback URL, set with the reseller's session; the first one comes with the signing secret
+# (shown once), otherwise roll a new one.
+JAR=$WORK/cookies
+session() { curl -sSf -b "$JAR" -c "$JAR" -H 'Content-Type: application/json' -H "Origin: $BASE" "$@"; }
+session -o /dev/null -d "{\"username\":\"$RESELLER_EMAIL\",\"password\":\"$RESELLER_PASSWORD\"}" \
+  "$BASE/api/login_reseller"
+SECRET=$(session -X PUT -d "{\"url\":\"http://127.0.0.1:$RECEIVER_PORT/hooks/topup\"}" \
+  "$BASE/api/reseller/webhook" | jq -r '.secret // empty')
+[ -n "$SECRET" ] || SECRET=$(session -X POST "$BASE/api/reseller/webhook/roll_secret" | jq -r .secret)
+
+WEBHOOK_SECRET=$SECRET deno run --allow-net --allow-env examples/webhook-receiver.ts \
+  "$RECEIVER_PORT" >"$WORK/receiver.log" 2>&1 &
+RECEIVER=$!
+wait_for 'grep -q Listening "$WORK/receiver.log"' 30
+echo "receiver listening on 127.0.0.1:$RECEIVER_PORT"
+
+# PUBG Mobile's first item, ordered once with the key (a retry with the same Idempotency-Key
+# would answer the same order).
+GAMES=$(v1 "$BASE/api/v1/games")
+GAME=$(echo "$GAMES" | jq -r '.games[] | select(.name == "PUBG Mobile") | .id')
+ITEM=$(echo "$GAMES" | jq -r ".games[] | select(.id == \"$GAME\") | .items[0].key")
+ORDER=$(v1 -H "Idempotency-Key: demo-$(date +%s)-$$" \
+  -d "{\"gameId\":\"$GAME\",\"item\":\"$ITEM\",\"userid\":\"5551234\"}" "$BASE/api/v1/orders")
+ID=$(echo "$ORDER" | jq -r .order.id)
+echo "placed order $ID: $(echo "$ORDER" | jq -r '.order | "\(.item) for $\(.amount), \(.status)"')"
+
+status() { v1 "$BASE/api/v1/orders/$ID" | jq -r .order.status; }
+wait_for '[ "$(status)" = successful ]' 60
+echo "order $ID is successful (GET /api/v1/orders/$ID)"
+wait_for 'grep -q "^verified" "$WORK/receiver.log"' 60
+echo "receiver: $(grep '^verified' "$WORK/receiver.log")"

@@ -51,13 +51,14 @@ export async function listResellerApiKeys(db: Db, resellerId: string): Promise<A
 
 /**
  * Issues a key: 32 random bytes (256 bits) behind a recognisable prefix. The secret is returned
- * once; only its SHA-256 is stored (a fast hash is enough for a secret of this entropy).
+ * once; only its SHA-256 is stored (a fast hash is enough for a secret of this entropy). The
+ * reseller issues keys on My Account; an operator may issue one for them with the CLI.
  */
 export async function createApiKey(
   db: Db,
   resellerId: string,
   name: string,
-  actor: ResellerActor,
+  actor: OperatorActor | ResellerActor,
 ): Promise<CreatedApiKeyDto> {
   const trimmed = name.trim();
   if (!trimmed) throw new ValidationError("name: Please name the key");

@@ -7,12 +7,14 @@ import {
   transitionOrder,
 } from "../../db/repositories/orders.ts";
 import { findSupplierGameId } from "../../db/repositories/games.ts";
+import { enqueueJob } from "../../db/repositories/jobs.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetch-json.ts";
 import { refundOrderAmount } from "../ledger.ts";
 import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
 import { queueOrderEvents } from "../webhooks.ts";
+import { SUPPLIER_STATUS_JOB } from "./place.ts";
 
 /** What one supplier call taught us about an order. */
 export type SupplierVerdict =
@@ -249,4 +251,24 @@ export async function refreshOrder(
     await applyVerdict(db, order, verdict, siteUrl);
   }
   return (await findOrderById(db, orderId))!;
+}
+
+/** Seconds before the first status check: EliteDias and MooGold usually deliver within this. */
+const FIRST_CHECK_SECONDS = 3;
+
+/**
+ * After the supplier accepted an order it has not delivered yet, queues the job that checks it
+ * (with the runner's backoff) until it ends: a consumer's result page is polling, and a
+ * reseller's bot or webhook receiver has no one to press refresh. A reseller's own refresh still
+ * works meanwhile; `orders refresh` (cron) catches what the checks give up on.
+ */
+export async function watchAtSupplier(db: Db, orderId: string, siteUrl?: string): Promise<void> {
+  const order = await findOrderById(db, orderId);
+  if (!order?.supplier_order_id || !isOpenAtSupplier(order)) return;
+  await enqueueJob(
+    db,
+    SUPPLIER_STATUS_JOB,
+    { orderId, siteUrl },
+    new Date(Date.now() + FIRST_CHECK_SECONDS * 1000),
+  );
 }

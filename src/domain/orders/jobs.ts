@@ -1,8 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { JobHandler } from "../jobs.ts";
-import { watchConsumerDelivery } from "../payments/consumer-fulfilment.ts";
-import { isOpenAtSupplier, refreshOrder, sendOrderToSupplier } from "./fulfil.ts";
+import { isOpenAtSupplier, refreshOrder, sendOrderToSupplier, watchAtSupplier } from "./fulfil.ts";
 import { SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB } from "./place.ts";
 
 /** The base URL for a consumer's receipt links, carried by the job that a payment queued. */
@@ -16,7 +15,7 @@ export function orderJobHandlers(db: Db, suppliers: () => Suppliers): Record<str
     [SUPPLIER_CREATE_JOB]: async (payload) => {
       const orderId = String(payload.orderId);
       const done = await sendOrderToSupplier(db, suppliers(), orderId, siteUrlIn(payload));
-      if (done) await watchConsumerDelivery(db, orderId, siteUrlIn(payload));
+      if (done) await watchAtSupplier(db, orderId, siteUrlIn(payload));
       return done;
     },
     // Runs again with backoff until the supplier says delivered or failed.

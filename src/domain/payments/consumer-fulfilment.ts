@@ -3,9 +3,7 @@
 // refunds are an admin action (design.md).
 
 import type { Db } from "../../db/client.ts";
-import { findOrderById, transitionOrder } from "../../db/repositories/orders.ts";
-import { enqueueJob } from "../../db/repositories/jobs.ts";
-import { SUPPLIER_STATUS_JOB } from "../orders/place.ts";
+import { transitionOrder } from "../../db/repositories/orders.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "./consumer-states.ts";
 
@@ -37,26 +35,4 @@ export async function deliverConsumerOrder(
     });
     if (order) await enqueueConsumerReceipt(trx, "delivered", order, siteUrl);
   });
-}
-
-/** Seconds before the first delivery check: EliteDias and MooGold usually deliver within this. */
-const FIRST_CHECK_SECONDS = 3;
-
-/**
- * After the supplier accepted a consumer order, queues the job that checks it until delivered:
- * the buyer's result page is polling, and no reseller is there to press refresh.
- */
-export async function watchConsumerDelivery(
-  db: Db,
-  orderId: string,
-  siteUrl?: string,
-): Promise<void> {
-  const order = await findOrderById(db, orderId);
-  if (order?.buyer_type !== "consumer" || order.status !== PAYMENT_RECEIVED) return;
-  await enqueueJob(
-    db,
-    SUPPLIER_STATUS_JOB,
-    { orderId, siteUrl },
-    new Date(Date.now() + FIRST_CHECK_SECONDS * 1000),
-  );
 }
