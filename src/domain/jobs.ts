@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { claimDueJobs, completeJob, retryJob } from "../db/repositories/jobs.ts";
+import { claimDueJobs, completeJob, type JobRow, retryJob } from "../db/repositories/jobs.ts";
 
 /** Runs one job; true when it is done, false when it should run again later. */
 export type JobHandler = (payload: Record<string, unknown>) => Promise<boolean>;
@@ -9,7 +9,7 @@ export interface JobRunner {
   stop(): Promise<void>;
   /** Looks for due jobs now instead of at the next tick (after an order commits). */
   kick(): void;
-  /** One pass over due jobs; returns how many ran. */
+  /** One pass over due jobs of every kind; returns how many ran. */
   runOnce(): Promise<number>;
 }
 
@@ -25,9 +25,24 @@ export function backoffSeconds(attempts: number): number {
   return Math.min(2 ** attempts, 300);
 }
 
+/** What a runner does with one kind of job. */
+interface Lane {
+  kind: string;
+  handler: JobHandler;
+  /** The jobs of this kind running now. */
+  running: Set<Promise<void>>;
+  /** A claim is under way; `again` asks for another one after it. */
+  claiming: boolean;
+  again: boolean;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
 /**
  * Polls the jobs table (every instance and `cli worker` run one; SKIP LOCKED keeps them from
- * taking the same job) and runs each job with its handler.
+ * taking the same job) and runs each job with its handler. Each kind is a lane of its own, with
+ * up to `concurrency` jobs running: a lane claims as many as it has free slots and claims again
+ * as soon as one ends, so a slow kind (a reseller's webhook receiver that never answers) fills
+ * only its own slots and never holds up supplier orders or mail.
  */
 export function createJobRunner(
   db: Db,
@@ -35,88 +50,114 @@ export function createJobRunner(
   options: {
     worker: string;
     intervalMs?: number;
-    batch?: number;
+    /** Jobs of one kind running at once in this process. */
+    concurrency?: number;
     leaseSeconds?: number;
     log?: (line: string) => void;
   },
 ): JobRunner {
   const interval = options.intervalMs ?? 1000;
+  const concurrency = options.concurrency ?? 10;
   const log = options.log ?? console.error;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<number> | undefined;
+  const lanes: Lane[] = Object.entries(handlers).map(([kind, handler]) => ({
+    kind,
+    handler,
+    running: new Set(),
+    claiming: false,
+    again: false,
+  }));
   let stopped = true;
-  let again = false;
 
-  async function runOnce(): Promise<number> {
-    const jobs = await claimDueJobs(
-      db,
-      options.worker,
-      options.batch ?? 10,
-      options.leaseSeconds ?? 60,
-    );
-    await Promise.all(jobs.map(async (job) => {
-      const handler = handlers[job.kind];
-      try {
-        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-        if (await handler(job.payload)) await completeJob(db, job.id);
-        else {
-          await retryJob(
-            db,
-            job.id,
-            "uncertain outcome",
-            new Date(Date.now() + backoffSeconds(job.attempts) * 1000),
-          );
-        }
-      } catch (error) {
-        log(
-          `job ${job.id} (${job.kind}) failed: ${error instanceof Error ? error.message : error}`,
-        );
+  async function runJob(lane: Lane, job: JobRow): Promise<void> {
+    try {
+      if (await lane.handler(job.payload)) await completeJob(db, job.id);
+      else {
         await retryJob(
           db,
           job.id,
-          String(error),
+          "uncertain outcome",
           new Date(Date.now() + backoffSeconds(job.attempts) * 1000),
-        )
-          .catch(() => {});
+        );
       }
-    }));
-    return jobs.length;
+    } catch (error) {
+      log(`job ${job.id} (${job.kind}) failed: ${error instanceof Error ? error.message : error}`);
+      await retryJob(
+        db,
+        job.id,
+        String(error),
+        new Date(Date.now() + backoffSeconds(job.attempts) * 1000),
+      )
+        .catch(() => {});
+    }
   }
 
-  function schedule(delay: number) {
+  /** Claims due jobs of the lane's kind into its free slots and starts them; returns them. */
+  async function fill(lane: Lane): Promise<Promise<void>[]> {
+    const free = concurrency - lane.running.size;
+    if (free <= 0) return [];
+    const jobs = await claimDueJobs(
+      db,
+      options.worker,
+      free,
+      options.leaseSeconds ?? 60,
+      lane.kind,
+    );
+    return jobs.map((job) => {
+      const run: Promise<void> = runJob(lane, job).finally(() => {
+        lane.running.delete(run);
+        if (!stopped) void tick(lane);
+      });
+      lane.running.add(run);
+      return run;
+    });
+  }
+
+  function schedule(lane: Lane, delay: number) {
     if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(tick, delay);
+    clearTimeout(lane.timer);
+    lane.timer = setTimeout(() => tick(lane), delay);
   }
 
-  async function tick() {
-    if (running) {
-      again = true;
+  async function tick(lane: Lane): Promise<void> {
+    clearTimeout(lane.timer);
+    if (lane.claiming) {
+      lane.again = true;
       return;
     }
-    running = runOnce().catch((error) => {
-      log(`job runner: ${error instanceof Error ? error.message : error}`);
-      return 0;
-    });
-    const ran = await running;
-    running = undefined;
-    // A full batch or a kick during the pass means more may be waiting.
-    schedule(again || ran === (options.batch ?? 10) ? 0 : interval);
-    again = false;
+    lane.claiming = true;
+    lane.again = false;
+    try {
+      await fill(lane);
+    } catch (error) {
+      log(`job runner (${lane.kind}): ${error instanceof Error ? error.message : error}`);
+    } finally {
+      lane.claiming = false;
+    }
+    // A full lane claims again when one of its jobs ends; a kick during the claim means now.
+    if (lane.again) schedule(lane, 0);
+    else if (lane.running.size < concurrency) schedule(lane, interval);
   }
+
+  const kickAll = () => {
+    for (const lane of lanes) schedule(lane, 0);
+  };
 
   return {
     start() {
       stopped = false;
-      (globalThis as { [KICK_KEY]?: () => void })[KICK_KEY] = () => schedule(0);
-      schedule(0);
+      (globalThis as { [KICK_KEY]?: () => void })[KICK_KEY] = kickAll;
+      kickAll();
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await running;
+      for (const lane of lanes) clearTimeout(lane.timer);
+      await Promise.all(lanes.flatMap((lane) => [...lane.running]));
     },
-    kick: () => schedule(0),
-    runOnce,
+    kick: kickAll,
+    async runOnce() {
+      const started = (await Promise.all(lanes.map(fill))).flat();
+      await Promise.all(started);
+      return started.length;
+    },
   };
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { startTestSuppliers } from "../helpers/suppliers.ts";
+import { launchPubgMobile, pubgOrderInput } from "../helpers/orders.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { OrderRow } from "../../src/db/schema.ts";
 import { createReseller } from "../../src/domain/users.ts";
@@ -64,32 +65,12 @@ Deno.test({
       await withHandle(tdb, async (db) => {
         const ctx = { db, suppliers };
         await createMobileLegendsGame(db, suppliers, { consumerMarkup: 8.8 });
-        await launchGame(
-          db,
-          suppliers,
-          LaunchGameSchema.parse({
-            name: "PUBG Mobile",
-            supplier: "elephant",
-            supplierName: "pubgm",
-            resellerMarkupAll: 5,
-          }),
-          { _id: null, name: "test" },
-        );
+        await launchPubgMobile(db, suppliers);
         const { denom, cents } = await pubgPrice(db);
         const order = (
           resellerId: string,
           extra: Partial<PlaceOrderInput> = {},
-        ): PlaceOrderInput => ({
-          kind: "elephant",
-          resellerId,
-          seesHiddenGames: false,
-          supplierGameName: "pubgm",
-          denom,
-          userid: "5551234",
-          serverid: "",
-          userName: "Player",
-          ...extra,
-        });
+        ): PlaceOrderInput => ({ ...pubgOrderInput(resellerId, denom), ...extra });
 
         await t.step(
           "200 parallel orders on a balance covering exactly N: N succeed, balance exact",

@@ -1,4 +1,8 @@
 import type { TestClient } from "./client.ts";
+import type { Db } from "../../src/db/client.ts";
+import type { Suppliers } from "../../src/integrations/suppliers.ts";
+import { launchGame, LaunchGameSchema } from "../../src/domain/launch.ts";
+import type { PlaceOrderInput } from "../../src/domain/orders/place.ts";
 
 export interface CatalogueItem {
   key: string;
@@ -32,4 +36,33 @@ export async function pubgOrder(client: TestClient) {
     cost: 0,
   };
   return { games, pubg, item, body };
+}
+
+/** Launches PUBG Mobile from the EliteDias simulator with a 5 % reseller markup. */
+export async function launchPubgMobile(db: Db, suppliers: Suppliers): Promise<void> {
+  await launchGame(
+    db,
+    suppliers,
+    LaunchGameSchema.parse({
+      name: "PUBG Mobile",
+      supplier: "elephant",
+      supplierName: "pubgm",
+      resellerMarkupAll: 5,
+    }),
+    { _id: null, name: "test" },
+  );
+}
+
+/** A reseller's order of PUBG Mobile's `denom` for player 5551234, as the domain takes it. */
+export function pubgOrderInput(resellerId: string, denom: string): PlaceOrderInput {
+  return {
+    kind: "elephant",
+    resellerId,
+    seesHiddenGames: false,
+    supplierGameName: "pubgm",
+    denom,
+    userid: "5551234",
+    serverid: "",
+    userName: "Player",
+  };
 }

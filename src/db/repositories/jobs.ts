@@ -26,14 +26,15 @@ export async function enqueueJob(
 }
 
 /**
- * Claims up to `limit` due jobs for `worker` with FOR UPDATE SKIP LOCKED, so any number of app
- * instances share the queue; a claim expires after `leaseSeconds` if its worker dies.
+ * Claims up to `limit` due jobs of `kind` for `worker` with FOR UPDATE SKIP LOCKED, so any number
+ * of app instances share the queue; a claim expires after `leaseSeconds` if its worker dies.
  */
 export async function claimDueJobs(
   db: Db,
   worker: string,
   limit: number,
   leaseSeconds: number,
+  kind: string,
 ): Promise<JobRow[]> {
   const rows = await sql<JobRow>`
     UPDATE jobs SET locked_by = ${worker},
@@ -41,7 +42,7 @@ export async function claimDueJobs(
       attempts = attempts + 1
     WHERE id IN (
       SELECT id FROM jobs
-      WHERE done_at IS NULL AND run_at <= now() AND attempts < max_attempts
+      WHERE done_at IS NULL AND run_at <= now() AND attempts < max_attempts AND kind = ${kind}
         AND (locked_until IS NULL OR locked_until < now())
       ORDER BY run_at, id
       LIMIT ${limit}

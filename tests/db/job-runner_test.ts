@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
+import { startTestSuppliers } from "../helpers/suppliers.ts";
+import { launchPubgMobile, pubgOrderInput } from "../helpers/orders.ts";
+import type { Db } from "../../src/db/client.ts";
+import { createReseller } from "../../src/domain/users.ts";
+import { placeResellerOrder } from "../../src/domain/orders/place.ts";
+import { orderJobHandlers } from "../../src/domain/orders/jobs.ts";
+import { createJobRunner } from "../../src/domain/jobs.ts";
+import { createSecretBox } from "../../src/domain/secret-box.ts";
+import { setWebhookUrl, webhookJobHandlers } from "../../src/domain/webhooks.ts";
+import type { GameItemDto } from "../../src/shared/game-types.ts";
+
+const backend = testBackend();
+const box = createSecretBox("a test key of at least thirty-two characters");
+
+/** Polls `check` until it holds; fails after about a minute of never holding. */
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await check()) return;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  assert.fail(`never happened: ${what}`);
+}
+
+async function statusOf(db: Db, orderId: string): Promise<string> {
+  return (await db.selectFrom("orders").select("status").where("id", "=", orderId)
+    .executeTakeFirstOrThrow()).status;
+}
+
+async function deliveriesOf(db: Db, resellerId: string): Promise<(number | null)[]> {
+  return (await db.selectFrom("webhook_deliveries").select("status_code")
+    .where("reseller_id", "=", resellerId).execute()).map((d) => d.status_code);
+}
+
+Deno.test({
+  name:
+    `[job runner:${backend}] a webhook receiver that never answers holds up no supplier order and no other reseller's webhook`,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    const sim = startTestSuppliers();
+    // One receiver that takes each request and never answers (until the test ends), one that
+    // answers at once.
+    const hung: Request[] = [];
+    let release = () => {};
+    const released = new Promise<void>((ok) => release = ok);
+    const hanging = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+      hung.push(req);
+      await released;
+      return new Response("late");
+    });
+    const quickBodies: string[] = [];
+    const quick = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+      quickBodies.push(await req.text());
+      return new Response("ok");
+    });
+    try {
+      await withHandle(tdb, async (db) => {
+        await launchPubgMobile(db, sim.suppliers);
+        const game = await db.selectFrom("games").select("game_items")
+          .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
+        const denom = (game.game_items as GameItemDto[])[0].nameSupplier;
+        const reseller = async (name: string, port: number) => {
+          const r = await createReseller(db, {
+            name,
+            email: `${name.toLowerCase()}@test.example`,
+            password: "long enough",
+            balanceCents: 10_000,
+            markup: {},
+            twoFAEnabled: false,
+            createdBy: "test",
+          });
+          await setWebhookUrl(
+            db,
+            box,
+            { resellerId: r._id, name },
+            `http://127.0.0.1:${port}/hook`,
+            "demo",
+          );
+          return r._id;
+        };
+        const slowShop = await reseller("Slow", hanging.addr.port);
+        const quickShop = await reseller("Quick", quick.addr.port);
+        const order = async (resellerId: string) =>
+          (await placeResellerOrder(
+            { db, suppliers: sim.suppliers },
+            pubgOrderInput(resellerId, denom),
+          ))
+            .body.order.id;
+
+        const runner = createJobRunner(db, {
+          ...orderJobHandlers(db, () => sim.suppliers),
+          // Longer than the test may wait: the hung delivery stays in flight throughout.
+          ...webhookJobHandlers(db, () => Promise.resolve(box), {
+            retryDelaysSec: [60],
+            timeoutMs: 300_000,
+          }),
+        }, { worker: "test", intervalMs: 50, log: () => {} });
+        runner.start();
+        try {
+          const slowOrder = await order(slowShop);
+          runner.kick();
+          await until(
+            "the slow shop's order.successful reaches its receiver",
+            () => hung.length === 1,
+          );
+          assert.equal(await statusOf(db, slowOrder), "successful");
+
+          const quickOrder = await order(quickShop);
+          runner.kick();
+          await until(
+            "the quick shop's order is successful",
+            async () => await statusOf(db, quickOrder) === "successful",
+          );
+          await until(
+            "the quick shop's webhook is delivered",
+            async () => (await deliveriesOf(db, quickShop)).length === 1,
+          );
+          assert.deepEqual(await deliveriesOf(db, quickShop), [200]);
+          assert.equal(JSON.parse(quickBodies[0]).data.order.id, quickOrder);
+
+          assert.equal(hung.length, 1, "the slow receiver still holds its one request");
+          assert.deepEqual(
+            await deliveriesOf(db, slowShop),
+            [],
+            "the slow delivery is still in flight, not given up or retried",
+          );
+        } finally {
+          // The hung delivery ends before the database handle closes.
+          release();
+          await runner.stop();
+        }
+      });
+    } finally {
+      release();
+      await hanging.shutdown();
+      await quick.shutdown();
+      sim.close();
+      await tdb.drop();
+    }
+  },
+});
