@@ -9,7 +9,7 @@ import type { GameDto } from "../../src/shared/game-types.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
-const itemCards = (html: string) => html.match(/class="ct-item"/g)?.length ?? 0;
+const itemCards = (html: string) => html.match(/class="item-card ct-item"/g)?.length ?? 0;
 
 Deno.test({
   name: "[consumer storefront] pages, verify_id and the order lookup by number and email",

@@ -76,7 +76,7 @@ Deno.test({
       assert.ok(await page.getByRole("img", { name: "Diamonds" }).count() > 0, "gems for Diamonds");
 
       const card = items.first();
-      const price = (await card.locator(".ct-item-price").innerText()).trim();
+      const price = (await card.locator(".item-price").innerText()).trim();
       assert.match(price, /^\$\d+\.\d{2}$/);
       await card.click();
       assert.equal(await card.getAttribute("aria-pressed"), "true");

@@ -26,7 +26,7 @@ async function orderFirstItem(
   itemSection: ReturnType<Page["locator"]>,
 ): Promise<number> {
   const card = itemSection.locator(".rs-item").first();
-  const price = cents(await card.locator(".rs-item-price").innerText());
+  const price = cents(await card.locator(".item-price").innerText());
   await card.click();
   const dialog = page.getByRole("dialog");
   assert.match(await dialog.innerText(), /^Proceed with: .+ \(\$\d+\.\d{2}\)\?/);

@@ -5,7 +5,7 @@ import type { AdminViewProps } from "./types.ts";
 import type { LaunchedGame, Supplier, SupplierGame } from "./suppliers/types.ts";
 import { fetchLaunchedGames, fetchSupplierGames } from "./suppliers/supplier-api.ts";
 import { isLaunched } from "./suppliers/launch-rules.ts";
-import { useLoad } from "./suppliers/use-load.ts";
+import { useLoad } from "../lib/use-load.ts";
 import { SupplierGameList } from "./suppliers/SupplierGameList.tsx";
 import { SupplierGameDetail } from "./suppliers/SupplierGameDetail.tsx";
 

@@ -3,6 +3,7 @@
 import type { ConsumerItemDto } from "../../shared/consumer-storefront.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
 import { GemText } from "../lib/GemText.tsx";
+import "../../styles/item-grid.css";
 
 export interface ItemPickerProps {
   /** The items of the verified account's package (or of the standard package before Verify). */
@@ -21,7 +22,7 @@ function ItemCard(
   return (
     <button
       type="button"
-      class="ct-item"
+      class="item-card ct-item"
       aria-pressed={selected === item.key}
       disabled={!enabled}
       onClick={() => onPick(item)}
@@ -29,15 +30,15 @@ function ItemCard(
       {item.image && <img src={item.image} alt="" width="56" height="56" loading="lazy" />}
       {item.isDoubleRecharge && <span class="ct-badge">2x</span>}
       {item.listPrice !== null && <span class="ct-badge ct-badge-sale">Sale</span>}
-      <span class="ct-item-name">
+      <span class="item-name">
         <GemText text={item.header} />
       </span>
       {item.subheader && (
-        <span class="ct-item-sub">
+        <span class="item-sub">
           <GemText text={item.subheader} />
         </span>
       )}
-      <span class="ct-item-price">
+      <span class="item-price">
         {item.listPrice !== null && <s>{dollarsToDollarString(item.listPrice)}</s>}{" "}
         {dollarsToDollarString(item.price)}
       </span>
@@ -50,7 +51,7 @@ export function ItemPicker(props: ItemPickerProps) {
   const regular = props.items.filter((item) => !item.isDoubleRecharge);
   const doubled = props.items.filter((item) => item.isDoubleRecharge);
   const grid = (items: ConsumerItemDto[]) => (
-    <div class="ct-item-grid">
+    <div class="item-grid">
       {items.map((item) => <ItemCard key={item.key} item={item} {...props} />)}
     </div>
   );

@@ -1,9 +1,11 @@
 // Issue 11: API keys for the reseller API. On My Account a reseller names, creates (the secret is
 // shown once), lists and revokes its keys; on the reseller's edit page an admin lists and revokes.
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { callApi } from "../lib/api.ts";
 import { failureText, formatDate } from "../lib/order-format.ts";
 import { ConfirmDialog } from "../lib/ConfirmDialog.tsx";
+import { useLoad } from "../lib/use-load.ts";
+import { LoadFailed } from "../lib/LoadFailed.tsx";
 import type { ApiKeyDto, CreatedApiKeyDto } from "../../shared/api-key-types.ts";
 
 export interface ApiKeysProps {
@@ -65,27 +67,20 @@ function CreateKey({ listPath, onCreated }: { listPath: string; onCreated: () =>
 }
 
 export function ApiKeys({ listPath, canCreate }: ApiKeysProps) {
-  const [keys, setKeys] = useState<ApiKeyDto[] | null>(null);
-  const [version, setVersion] = useState(0);
+  const keys = useLoad(
+    async () => (await callApi<{ keys: ApiKeyDto[] }>("GET", listPath)).keys,
+    listPath,
+    "get API keys",
+  );
   const [revoking, setRevoking] = useState<ApiKeyDto | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    callApi<{ keys: ApiKeyDto[] }>("GET", listPath)
-      .then((r) => setKeys(r.keys))
-      .catch((error) => {
-        console.error(error);
-        alert(failureText("get API keys", error));
-        setKeys([]);
-      });
-  }, [listPath, version]);
 
   const revoke = async (key: ApiKeyDto) => {
     setBusy(true);
     try {
       await callApi("DELETE", `${listPath}/${key.id}`);
       setRevoking(null);
-      setVersion((v) => v + 1);
+      keys.reload();
     } catch (error) {
       console.error(error);
       alert(failureText("revoke API key", error));
@@ -102,10 +97,12 @@ export function ApiKeys({ listPath, canCreate }: ApiKeysProps) {
           Keys let your own shop or bot order through the <a href="/resellers/api">reseller API</a>.
         </p>
       )}
-      {canCreate && <CreateKey listPath={listPath} onCreated={() => setVersion((v) => v + 1)} />}
-      {keys === null
+      {canCreate && <CreateKey listPath={listPath} onCreated={keys.reload} />}
+      {keys.state === "loading"
         ? <p class="muted" role="status">Loading...</p>
-        : keys.length === 0
+        : keys.state === "failed"
+        ? <LoadFailed message={keys.message} onRetry={keys.reload} />
+        : keys.value.length === 0
         ? <p class="muted">No API keys yet.</p>
         : (
           <div class="rs-scroll">
@@ -120,7 +117,7 @@ export function ApiKeys({ listPath, canCreate }: ApiKeysProps) {
                 </tr>
               </thead>
               <tbody>
-                {keys.map((key) => (
+                {keys.value.map((key) => (
                   <tr key={key.id}>
                     <td>{key.name}</td>
                     <td>

@@ -6,6 +6,7 @@ import type { ResellerItemDto } from "../../shared/game-types.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
 import { WithGem } from "../lib/icon-text.tsx";
 import { BoltIcon } from "../lib/icons.tsx";
+import "../../styles/item-grid.css";
 
 export interface CatalogueProps {
   /** The items the verified account may buy, priced for this reseller. */
@@ -29,25 +30,25 @@ function ItemGrid(
   },
 ) {
   return (
-    <div class="rs-item-grid">
+    <div class="item-grid rs-item-grid">
       {items.map((item) => (
         <button
           key={item.key}
           type="button"
-          class="rs-item"
+          class="item-card rs-item"
           disabled={disabled}
           onClick={() => onPick(item)}
         >
           {item.image && <img src={item.image} alt="" loading="lazy" />}
-          <span class="rs-item-name">
+          <span class="item-name">
             <WithGem text={item.name} />
           </span>
           {item.nameConsumer.subheader && (
-            <span class="rs-item-sub">
+            <span class="item-sub">
               <WithGem text={item.nameConsumer.subheader} />
             </span>
           )}
-          <span class="rs-item-price">{dollarsToDollarString(item.price)}</span>
+          <span class="item-price">{dollarsToDollarString(item.price)}</span>
         </button>
       ))}
     </div>

@@ -1,7 +1,7 @@
 // My Account › Order Webhooks (beyond the spec: issue 11): the callback URL, the signing secret
 // (shown once, when made or rolled), and the latest delivery attempts with their answers and a
 // Resend button.
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type {
   WebhookDeliveryDto,
   WebhookSavedDto,
@@ -11,6 +11,8 @@ import { callApi } from "../lib/api.ts";
 import { ConfirmDialog } from "../lib/ConfirmDialog.tsx";
 import { RefreshIcon } from "../lib/icons.tsx";
 import { failureText, formatDate } from "../lib/order-format.ts";
+import { useLoad } from "../lib/use-load.ts";
+import { LoadFailed } from "../lib/LoadFailed.tsx";
 import "../../styles/webhooks.css";
 
 function SecretOnce({ secret }: { secret: string }) {
@@ -28,20 +30,17 @@ function answerOf(d: WebhookDeliveryDto): string {
 }
 
 function Deliveries({ version }: { version: number }) {
-  const [deliveries, setDeliveries] = useState<WebhookDeliveryDto[] | null>(null);
-  const [reload, setReload] = useState(0);
+  const deliveries = useLoad(
+    async () =>
+      (await callApi<{ deliveries: WebhookDeliveryDto[] }>(
+        "GET",
+        "/api/reseller/webhook/deliveries",
+      )).deliveries,
+    String(version),
+    "get webhook deliveries",
+  );
   const [resending, setResending] = useState<string | null>(null);
   const [resent, setResent] = useState<string | null>(null);
-
-  useEffect(() => {
-    callApi<{ deliveries: WebhookDeliveryDto[] }>("GET", "/api/reseller/webhook/deliveries")
-      .then((r) => setDeliveries(r.deliveries))
-      .catch((error) => {
-        console.error(error);
-        alert(failureText("get webhook deliveries", error));
-        setDeliveries([]);
-      });
-  }, [version, reload]);
 
   const resend = async (id: string) => {
     setResending(id);
@@ -60,7 +59,7 @@ function Deliveries({ version }: { version: number }) {
     <div class="wh-deliveries">
       <div class="wh-heading">
         <h4>Deliveries</h4>
-        <button type="button" class="btn-secondary" onClick={() => setReload((n) => n + 1)}>
+        <button type="button" class="btn-secondary" onClick={deliveries.reload}>
           <RefreshIcon /> Refresh
         </button>
       </div>
@@ -69,9 +68,11 @@ function Deliveries({ version }: { version: number }) {
           Queued again; refresh to see its answer.
         </div>
       )}
-      {deliveries === null
+      {deliveries.state === "loading"
         ? <p class="muted" role="status">Loading...</p>
-        : deliveries.length === 0
+        : deliveries.state === "failed"
+        ? <LoadFailed message={deliveries.message} onRetry={deliveries.reload} />
+        : deliveries.value.length === 0
         ? <p class="muted">No deliveries yet.</p>
         : (
           <div class="rs-scroll">
@@ -88,7 +89,7 @@ function Deliveries({ version }: { version: number }) {
                 </tr>
               </thead>
               <tbody>
-                {deliveries.map((d) => (
+                {deliveries.value.map((d) => (
                   <tr key={d.id}>
                     <td class="rs-nowrap">{formatDate(d.at)}</td>
                     <td class="rs-nowrap">{d.type}</td>
@@ -120,32 +121,26 @@ function Deliveries({ version }: { version: number }) {
 }
 
 export function WebhookSettings() {
-  const [settings, setSettings] = useState<WebhookSettingsDto | null>(null);
-  const [url, setUrl] = useState("");
+  const settings = useLoad(
+    () => callApi<WebhookSettingsDto>("GET", "/api/reseller/webhook"),
+    "webhook",
+    "get webhook settings",
+  );
+  // What the reseller typed; until they type, the saved URL.
+  const [typed, setTyped] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<WebhookSavedDto | null>(null);
   const [confirmRoll, setConfirmRoll] = useState(false);
   const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    callApi<WebhookSettingsDto>("GET", "/api/reseller/webhook")
-      .then((s) => {
-        setSettings(s);
-        setUrl(s.url ?? "");
-      })
-      .catch((error) => {
-        console.error(error);
-        alert(failureText("get webhook settings", error));
-        setSettings({ url: null, updatedAt: null });
-      });
-  }, []);
+  const savedUrl = saved?.url ?? (settings.state === "ready" ? settings.value.url : null);
+  const url = typed ?? savedUrl ?? "";
 
   const run = async (call: () => Promise<WebhookSavedDto>, action: string) => {
     setSaving(true);
     try {
       const result = await call();
       setSaved(result);
-      setSettings({ url: result.url, updatedAt: new Date().toISOString() });
+      setTyped(null);
       setVersion((n) => n + 1);
     } catch (error) {
       console.error(error);
@@ -162,34 +157,38 @@ export function WebhookSettings() {
       <p class="muted">
         We POST a signed event to this URL when an order is successful, fails or is refunded.
       </p>
-      {settings === null ? <p class="muted" role="status">Loading...</p> : (
-        <form
-          class="rs-password"
-          onSubmit={(e) => {
-            e.preventDefault();
-            run(() => callApi("PUT", "/api/reseller/webhook", { url }), "save webhook URL");
-          }}
-        >
-          <label for="rs-webhook-url">Callback URL</label>
-          <div class="rs-inline">
-            <input
-              id="rs-webhook-url"
-              type="url"
-              placeholder="https://your-shop.example/hooks/topup"
-              value={url}
-              onInput={(e) => setUrl(e.currentTarget.value)}
-            />
-            <button type="submit" class="btn" disabled={saving} aria-busy={saving}>
-              {saving && <span class="rs-spinner" aria-hidden="true" />}Set URL
-            </button>
-          </div>
-        </form>
-      )}
+      {settings.state === "loading"
+        ? <p class="muted" role="status">Loading...</p>
+        : settings.state === "failed"
+        ? <LoadFailed message={settings.message} onRetry={settings.reload} />
+        : (
+          <form
+            class="rs-password"
+            onSubmit={(e) => {
+              e.preventDefault();
+              run(() => callApi("PUT", "/api/reseller/webhook", { url }), "save webhook URL");
+            }}
+          >
+            <label for="rs-webhook-url">Callback URL</label>
+            <div class="rs-inline">
+              <input
+                id="rs-webhook-url"
+                type="url"
+                placeholder="https://your-shop.example/hooks/topup"
+                value={url}
+                onInput={(e) => setTyped(e.currentTarget.value)}
+              />
+              <button type="submit" class="btn" disabled={saving} aria-busy={saving}>
+                {saving && <span class="rs-spinner" aria-hidden="true" />}Set URL
+              </button>
+            </div>
+          </form>
+        )}
       {saved?.secret && <SecretOnce secret={saved.secret} />}
       {saved && !saved.secret && (
         <div class="rs-banner rs-banner-good" role="status">Successfully saved callback URL</div>
       )}
-      {settings?.url && (
+      {savedUrl && (
         <button
           type="button"
           class="btn-secondary wh-roll"
@@ -210,7 +209,7 @@ export function WebhookSettings() {
           onCancel={() => setConfirmRoll(false)}
         />
       )}
-      {settings?.url && <Deliveries version={version} />}
+      {savedUrl && <Deliveries version={version} />}
     </section>
   );
 }

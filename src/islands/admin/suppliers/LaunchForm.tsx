@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { LaunchedGame, LaunchFormValues, SupplierDetail, SupplierGame } from "./types.ts";
 import { FAILURE, fetchResellers, launchGame } from "./supplier-api.ts";
 import { buildLaunchBody } from "./launch-rules.ts";
-import { useLoad } from "./use-load.ts";
+import { useLoad } from "../../lib/use-load.ts";
 
 export interface LaunchFormProps {
   /** The supplier game to launch. */

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { LaunchedGame, SupplierDetail, SupplierGame } from "./types.ts";
 import { fetchSupplierDetail } from "./supplier-api.ts";
 import { formatPrice, launchableItems, matchesSearch } from "./launch-rules.ts";
-import { useLoad } from "./use-load.ts";
+import { useLoad } from "../../lib/use-load.ts";
 import { LaunchForm } from "./LaunchForm.tsx";
 import { CheckIcon } from "../../lib/icons.tsx";
 

@@ -1,5 +1,5 @@
 import type { LaunchedGame, SupplierGame } from "./types.ts";
-import type { Loaded } from "./use-load.ts";
+import type { Loaded } from "../../lib/use-load.ts";
 import { isLaunched, matchesSearch } from "./launch-rules.ts";
 import { CheckIcon } from "../../lib/icons.tsx";
 
