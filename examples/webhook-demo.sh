@@ -8,13 +8,11 @@
 #   BASE=http://127.0.0.1:8000 API_KEY=tk_live_... sh examples/webhook-demo.sh
 #     Uses a demo already running, with a key from My Account (or the CLI).
 #
-# The key places and reads the order on /api/v1. The callback URL has no key-authenticated route,
-# so it is set as on My Account: the reseller's session (RESELLER_EMAIL, RESELLER_PASSWORD).
+# Everything after the key is /api/v1 with the key: the callback URL, the order and its status.
 set -eu
 cd "$(dirname "$0")/.."
 PATH="$PWD/node_modules/.bin:$PATH"
 RESELLER_EMAIL=${RESELLER_EMAIL:-reseller@demo.test}
-RESELLER_PASSWORD=${RESELLER_PASSWORD:-demo-reseller-pass}
 RECEIVER_PORT=${RECEIVER_PORT:-8787}
 WORK=$(mktemp -d)
 SERVER=
@@ -48,7 +46,7 @@ if [ -z "${BASE:-}" ]; then
   echo "issued API key ${API_KEY%"${API_KEY#????????????}"}… with the CLI"
   PORT=0 setsid npm start >"$WORK/server.log" 2>&1 &
   SERVER=$!
-  wait_for 'grep -q "^Serving on" "$WORK/server.log"' 120 || { cat "$WORK/server.log"; exit 1; }
+  wait_for 'grep -qs "^Serving on" "$WORK/server.log"' 120 || { cat "$WORK/server.log"; exit 1; }
   BASE=$(sed -n 's/^Serving on \(http[^ ]*\).*/\1/p' "$WORK/server.log")
   echo "demo serving on $BASE"
 fi
@@ -56,20 +54,17 @@ fi
 AUTH="Authorization: Bearer $API_KEY"
 v1() { curl -sSf -H "$AUTH" -H 'Content-Type: application/json' "$@"; }
 
-# The callback URL, set with the reseller's session; the first one comes with the signing secret
-# (shown once), otherwise roll a new one.
-JAR=$WORK/cookies
-session() { curl -sSf -b "$JAR" -c "$JAR" -H 'Content-Type: application/json' -H "Origin: $BASE" "$@"; }
-session -o /dev/null -d "{\"username\":\"$RESELLER_EMAIL\",\"password\":\"$RESELLER_PASSWORD\"}" \
-  "$BASE/api/login_reseller"
-SECRET=$(session -X PUT -d "{\"url\":\"http://127.0.0.1:$RECEIVER_PORT/hooks/topup\"}" \
-  "$BASE/api/reseller/webhook" | jq -r '.secret // empty')
-[ -n "$SECRET" ] || SECRET=$(session -X POST "$BASE/api/reseller/webhook/roll_secret" | jq -r .secret)
+# The callback URL; the first one comes with the signing secret (shown once), otherwise roll a
+# new one.
+SECRET=$(v1 -X PUT -d "{\"url\":\"http://127.0.0.1:$RECEIVER_PORT/hooks/topup\"}" \
+  "$BASE/api/v1/webhook" | jq -r '.secret // empty')
+[ -n "$SECRET" ] || SECRET=$(v1 -X POST "$BASE/api/v1/webhook/roll_secret" | jq -r .secret)
+echo "callback URL set with the key (PUT /api/v1/webhook)"
 
 WEBHOOK_SECRET=$SECRET deno run --allow-net --allow-env examples/webhook-receiver.ts \
   "$RECEIVER_PORT" >"$WORK/receiver.log" 2>&1 &
 RECEIVER=$!
-wait_for 'grep -q Listening "$WORK/receiver.log"' 30
+wait_for 'grep -qs Listening "$WORK/receiver.log"' 30
 echo "receiver listening on 127.0.0.1:$RECEIVER_PORT"
 
 # PUBG Mobile's first item, ordered once with the key (a retry with the same Idempotency-Key

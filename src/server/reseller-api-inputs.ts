@@ -1,6 +1,7 @@
 // The reseller API's requests (issue 11). These zod schemas validate every /api/v1 request and are
 // the source of the OpenAPI document (server/openapi.ts), so the two cannot disagree.
 import { z } from "zod";
+import { WebhookUrlInput } from "./webhook-inputs.ts";
 
 const text = (label: string, max: number) =>
   z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(
@@ -55,7 +56,7 @@ export const V1HistoryQuery = z.object({ cursor: Cursor, limit: Limit });
 
 /** A parameter or body the document describes; `schema` is what validates it. */
 export interface V1Operation {
-  method: "get" | "post";
+  method: "get" | "post" | "put";
   path: string;
   summary: string;
   description: string;
@@ -141,5 +142,34 @@ export const V1_OPERATIONS: V1Operation[] = [
     query: V1HistoryQuery,
     success: { status: 200, description: "{ entries: [...], nextCursor }" },
     example: `curl -H "Authorization: Bearer $KEY" $BASE/api/v1/balance/history`,
+  },
+  {
+    method: "get",
+    path: "/api/v1/webhook",
+    summary: "Get your webhook URL",
+    description:
+      "The callback URL order events are sent to (null when none is set); never the secret.",
+    success: { status: 200, description: "{ url, updatedAt }" },
+    example: `curl -H "Authorization: Bearer $KEY" $BASE/api/v1/webhook`,
+  },
+  {
+    method: "put",
+    path: "/api/v1/webhook",
+    summary: "Set your webhook URL",
+    description:
+      "Order events (successful, error, refunded) are POSTed here, signed with HMAC-SHA256 in the X-TopUp-Signature header. The first URL you set answers with the signing secret, shown this once; a later change keeps it.",
+    body: WebhookUrlInput,
+    success: { status: 200, description: "{ url, secret? }" },
+    example:
+      `curl -X PUT -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" -d '{"url":"https://shop.example/hooks/topup"}' $BASE/api/v1/webhook`,
+  },
+  {
+    method: "post",
+    path: "/api/v1/webhook/roll_secret",
+    summary: "Replace your webhook signing secret",
+    description:
+      "Makes a new signing secret and answers with it, shown this once; the old one stops signing at once.",
+    success: { status: 200, description: "{ url, secret }" },
+    example: `curl -X POST -H "Authorization: Bearer $KEY" $BASE/api/v1/webhook/roll_secret`,
   },
 ];

@@ -271,6 +271,32 @@ Deno.test({
           assert.equal((await a.get("/api/v1/balance")).status, 200);
         });
 
+        await t.step("a key sets its own webhook and never reads or rolls another's", async () => {
+          const set = await a.request("PUT", "/api/v1/webhook", {
+            url: "http://127.0.0.1:9/hooks/a",
+          });
+          assert.equal(set.status, 200, set.text);
+          assert.equal(set.json.url, "http://127.0.0.1:9/hooks/a");
+          assert.match(set.json.secret, /^whsec_/);
+          assert.equal((await a.get("/api/v1/webhook")).json.url, "http://127.0.0.1:9/hooks/a");
+          assert.equal((await a.get("/api/v1/webhook")).json.secret, undefined);
+          assert.equal((await b.get("/api/v1/webhook")).json.url, null);
+          assertError(await b.post("/api/v1/webhook/roll_secret", {}), 400, "invalid_request");
+          assertError(
+            await a.request("PUT", "/api/v1/webhook", { url: "ftp://example.test/x" }),
+            400,
+            "invalid_request",
+          );
+          const rolled = await a.post("/api/v1/webhook/roll_secret", {});
+          assert.equal(rolled.status, 200, rolled.text);
+          assert.notEqual(rolled.json.secret, set.json.secret);
+          assertError(
+            await aSession.request("PUT", "/api/v1/webhook", { url: "http://127.0.0.1:9/x" }),
+            401,
+            "unauthenticated",
+          );
+        });
+
         await t.step("orders page by cursor and filter by status and day", async () => {
           const second = await a.post(
             "/api/v1/orders",

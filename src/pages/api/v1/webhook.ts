@@ -1,0 +1,23 @@
+import { readJson } from "../../../server/http.ts";
+import { v1Route } from "../../../server/reseller-api.ts";
+import { WebhookUrlInput } from "../../../server/webhook-inputs.ts";
+import { getWebhookSettings, setWebhookUrl } from "../../../domain/webhooks.ts";
+
+/** The key's reseller's callback URL (never the secret), as on My Account. */
+export const GET = v1Route(async ({ context: { locals }, reseller }) =>
+  Response.json(await getWebhookSettings(locals.app.db, reseller.id))
+);
+
+/** Sets the callback URL; the first one answers with the signing secret, shown this once. */
+export const PUT = v1Route(async ({ context: { locals, request }, reseller }) => {
+  const { url } = await readJson(request, WebhookUrlInput);
+  return Response.json(
+    await setWebhookUrl(
+      locals.app.db,
+      locals.app.auth.box,
+      { resellerId: reseller.id, name: reseller.name },
+      url,
+      locals.app.config.mode,
+    ),
+  );
+});
