@@ -1,0 +1,114 @@
+// What the HTTP server does before a request reaches the app, so that a client cannot hold a
+// worker or its memory: Deno's node:http ignores headersTimeout, requestTimeout and friends, so the
+// time limits are kept here, per connection, and the body is read here, within its size limit.
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { Buffer } from "node:buffer";
+import { bodyLimitFor, errorResponseFor } from "../src/server/http.ts";
+import { PayloadTooLargeError, RequestTimeoutError } from "../src/domain/errors.ts";
+
+export interface HttpLimits {
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
+/** Bytes still read and thrown away after a refusal, so that the client reads the answer. */
+const DRAIN_BYTES = 4 * 1024 * 1024;
+const DRAIN_MS = 1000;
+
+const timers = new WeakMap<Socket, ReturnType<typeof setTimeout>>();
+
+function armTimer(socket: Socket, ms: number): void {
+  clearTimeout(timers.get(socket));
+  timers.set(socket, setTimeout(() => socket.destroy(), ms));
+}
+
+/**
+ * Closes connections that do not send a complete request head in time: from connecting, and on a
+ * kept-alive connection from the previous answer (the idle limit).
+ */
+export function guardConnections(server: Server, limits: HttpLimits): void {
+  server.on("connection", (socket: Socket) => {
+    armTimer(socket, limits.headersTimeoutMs);
+    socket.once("close", () => clearTimeout(timers.get(socket)));
+  });
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    clearTimeout(timers.get(req.socket));
+    res.once("finish", () => armTimer(req.socket, limits.keepAliveTimeoutMs));
+  });
+}
+
+/**
+ * Reads the whole request body within its path's size limit and the body time limit, and hands it
+ * on as `req.body` (which the adapter takes instead of the stream). Over the limit, or too slow,
+ * the client gets a JSON 413 or 408 and the connection is closed; the answer is then undefined and
+ * the request must go no further.
+ */
+export async function readBodyWithinLimits(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: HttpLimits,
+): Promise<Buffer | undefined> {
+  const pathname = (req.url ?? "/").split("?")[0];
+  const maxBytes = bodyLimitFor(pathname);
+  const tooLarge = () => errorResponseFor(pathname, new PayloadTooLargeError(TOO_LARGE));
+  if (Number(req.headers["content-length"] ?? 0) > maxBytes) {
+    refuse(req, res, tooLarge());
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const outcome = await new Promise<"ok" | "too-large" | "too-slow" | "gone">((done) => {
+    const timer = setTimeout(() => finish("too-slow"), limits.bodyTimeoutMs);
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) finish("too-large");
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish("ok");
+    const onGone = () => finish("gone");
+    const finish = (how: "ok" | "too-large" | "too-slow" | "gone") => {
+      clearTimeout(timer);
+      req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);
+      done(how);
+    };
+    req.on("data", onData).once("end", onEnd).once("error", onGone).once("close", onGone);
+  });
+  if (outcome === "ok") return Buffer.concat(chunks, received);
+  if (outcome === "too-large") refuse(req, res, tooLarge());
+  if (outcome === "too-slow") {
+    refuse(req, res, errorResponseFor(pathname, new RequestTimeoutError(TOO_SLOW)));
+  }
+  return undefined;
+}
+
+const TOO_LARGE = "Request body is too large";
+const TOO_SLOW = "The request body did not arrive in time";
+
+/**
+ * Answers `response` and closes the connection. The rest of the body is read and dropped for a
+ * moment (up to a few MiB), so that a client still sending reads the answer instead of a reset.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, response: Response): void {
+  const socket = req.socket;
+  response.text().then((body) => {
+    if (!res.headersSent) {
+      res.writeHead(response.status, {
+        ...Object.fromEntries(response.headers),
+        connection: "close",
+      });
+    }
+    res.end(body);
+  });
+  let drained = 0;
+  const close = () => socket.destroy();
+  const timer = setTimeout(close, DRAIN_MS);
+  socket.once("close", () => clearTimeout(timer));
+  req.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_BYTES) close();
+  });
+  req.once("end", () => res.writableFinished ? close() : res.once("finish", close));
+  req.resume();
+}
