@@ -5,7 +5,11 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
 import { bodyLimitFor, errorResponseFor } from "../src/server/http.ts";
-import { PayloadTooLargeError, RequestTimeoutError } from "../src/domain/errors.ts";
+import {
+  PayloadTooLargeError,
+  RequestTimeoutError,
+  ValidationError,
+} from "../src/domain/errors.ts";
 
 export interface HttpLimits {
   headersTimeoutMs: number;
@@ -14,8 +18,8 @@ export interface HttpLimits {
 }
 
 /** Bytes still read and thrown away after a refusal, so that the client reads the answer. */
-const DRAIN_BYTES = 4 * 1024 * 1024;
-const DRAIN_MS = 1000;
+const DRAIN_BYTES = 8 * 1024 * 1024;
+const DRAIN_MS = 5000;
 
 const timers = new WeakMap<Socket, ReturnType<typeof setTimeout>>();
 
@@ -37,6 +41,34 @@ export function guardConnections(server: Server, limits: HttpLimits): void {
     clearTimeout(timers.get(req.socket));
     res.once("finish", () => armTimer(req.socket, limits.keepAliveTimeoutMs));
   });
+}
+
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Answers 400 to a URL that does not decode or that decodes to control characters (a NUL byte
+ * reaches no route and no database); an /api path in its JSON error shape. True when it did.
+ */
+export function refuseBadTarget(req: IncomingMessage, res: ServerResponse): boolean {
+  const target = req.url ?? "/";
+  let problem: string | undefined;
+  try {
+    if (CONTROL_CHARACTER.test(decodeURI(target))) {
+      problem = "The URL must not contain control characters";
+    }
+  } catch {
+    problem = "Malformed URL";
+  }
+  if (!problem) return false;
+  const pathname = target.split("?")[0];
+  const response = pathname.startsWith("/api/")
+    ? errorResponseFor(pathname, new ValidationError(problem))
+    : new Response("Bad request.", {
+      status: 400,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
+  refuse(req, res, response);
+  return true;
 }
 
 /**
@@ -78,7 +110,7 @@ export async function readBodyWithinLimits(
   if (outcome === "ok") return Buffer.concat(chunks, received);
   if (outcome === "too-large") refuse(req, res, tooLarge());
   if (outcome === "too-slow") {
-    refuse(req, res, errorResponseFor(pathname, new RequestTimeoutError(TOO_SLOW)));
+    refuse(req, res, errorResponseFor(pathname, new RequestTimeoutError(TOO_SLOW)), false);
   }
   return undefined;
 }
@@ -87,28 +119,43 @@ const TOO_LARGE = "Request body is too large";
 const TOO_SLOW = "The request body did not arrive in time";
 
 /**
- * Answers `response` and closes the connection. The rest of the body is read and dropped for a
- * moment (up to a few MiB), so that a client still sending reads the answer instead of a reset.
+ * Answers `response` and closes the connection. A body still arriving is first read and dropped,
+ * up to a few MiB and seconds, so that a client still sending reads the answer instead of a reset;
+ * a client too slow to send is answered at once.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, response: Response): void {
-  const socket = req.socket;
-  response.text().then((body) => {
-    if (!res.headersSent) {
-      res.writeHead(response.status, {
-        ...Object.fromEntries(response.headers),
-        connection: "close",
-      });
-    }
-    res.end(body);
-  });
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  drain = true,
+): void {
+  let answered = false;
+  const close = () => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    req.removeAllListeners("data");
+    answer(res, response, { connection: "close" }).then(() => req.socket.destroy());
+  };
+  const timer = setTimeout(close, drain ? DRAIN_MS : 0);
   let drained = 0;
-  const close = () => socket.destroy();
-  const timer = setTimeout(close, DRAIN_MS);
-  socket.once("close", () => clearTimeout(timer));
   req.on("data", (chunk: Buffer) => {
     drained += chunk.length;
     if (drained > DRAIN_BYTES) close();
   });
-  req.once("end", () => res.writableFinished ? close() : res.once("finish", close));
+  req.once("end", close).once("close", close);
   req.resume();
+}
+
+/** Writes a (small, JSON) web Response to a node response; resolves once it is sent. */
+async function answer(
+  res: ServerResponse,
+  response: Response,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  const body = await response.text();
+  if (!res.headersSent) {
+    res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...headers });
+  }
+  await new Promise<void>((done) => res.end(body, done));
 }

@@ -57,10 +57,11 @@ export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.output<S>
 }
 
 /**
- * The path of the first string (value or key) in `value` holding a NUL character, which no text
- * column can store (PostgreSQL refuses it), so it is refused as input before any schema runs.
+ * The path of the first string (value or key) in `value` that no text column can store: one with
+ * a NUL character (PostgreSQL refuses it) or a lone UTF-16 surrogate (not Unicode text), with why.
+ * Such input is refused before any schema runs.
  */
-function pathOfNul(value: unknown): string[] | undefined {
+function badTextIn(value: unknown): { path: string[]; message: string } | undefined {
   // A stack, not recursion, and paths linked to their parent: a 1 MiB body can nest a million deep.
   type Step = { key: string; parent?: Step };
   const pathOf = (step?: Step): string[] => {
@@ -71,23 +72,33 @@ function pathOfNul(value: unknown): string[] | undefined {
   const pending: [unknown, Step | undefined][] = [[value, undefined]];
   while (pending.length) {
     const [item, at] = pending.pop()!;
-    if (typeof item === "string" && item.includes("\0")) return pathOf(at);
+    if (typeof item === "string") {
+      const message = badTextReason(item);
+      if (message) return { path: pathOf(at), message };
+    }
     if (typeof item !== "object" || item === null) continue;
     for (const [key, inner] of Object.entries(item)) {
-      if (key.includes("\0")) return pathOf({ key, parent: at });
+      const message = badTextReason(key);
+      if (message) return { path: pathOf({ key, parent: at }), message };
       pending.push([inner, { key, parent: at }]);
     }
   }
   return undefined;
 }
 
+/** Why `text` cannot be stored as text, if it cannot. */
+export function badTextReason(text: string): string | undefined {
+  if (text.includes("\0")) return "must not contain NUL characters";
+  if (!text.isWellFormed()) return "must be valid Unicode text";
+  return undefined;
+}
+
 function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const nulAt = pathOfNul(value);
-  if (nulAt) {
-    const path = nulAt.join(".");
-    const message = "must not contain NUL characters";
-    throw new ValidationError(path ? `${path}: ${message}` : `Input ${message}`, {
-      issues: [{ path, message }],
+  const bad = badTextIn(value);
+  if (bad) {
+    const path = bad.path.join(".");
+    throw new ValidationError(path ? `${path}: ${bad.message}` : `Input ${bad.message}`, {
+      issues: [{ path, message: bad.message }],
     });
   }
   const parsed = schema.safeParse(value);
