@@ -486,3 +486,40 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name: "[auth attacks] production answers carry HSTS",
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase();
+    const server = await startTestServer(tdb, {
+      APP_MODE: "production",
+      APP_SECRET: "a-production-secret-of-32-characters-or-more",
+      MOOGOLD_MODE: "simulator",
+      ELITEDIAS_MODE: "simulator",
+      HITPAY_MODE: "simulator",
+      FX_MODE: "simulator",
+      SMTP_URL: "smtp://127.0.0.1:9",
+      MAIL_FROM: "TopUp <receipts@example.com>",
+      WHATSAPP_URL: "https://wa.me/6591234567",
+      TELEGRAM_URL: "https://t.me/topup",
+      ADMIN_EMAIL: "ops@example.com",
+      ADMIN_PASSWORD: PASSWORD,
+      RUN_JOBS: "0",
+    });
+    try {
+      for (const path of ["/resellers", "/consumers", "/admin", "/api/current_user"]) {
+        const r = await fetch(new URL(path, server.url), { redirect: "manual" });
+        await r.body?.cancel();
+        assert.equal(
+          r.headers.get("strict-transport-security"),
+          "max-age=63072000; includeSubDomains",
+          path,
+        );
+      }
+    } finally {
+      await server.stop();
+      await tdb.drop();
+    }
+  },
+});
