@@ -43,6 +43,7 @@ export function guardConnections(server: Server, limits: HttpLimits): void {
   });
 }
 
+// deno-lint-ignore no-control-regex -- control characters are exactly what this finds
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /**
