@@ -54,6 +54,57 @@ async function withServer(
   }
 }
 
+/**
+ * A correct body for each of the portal's order routes, as the reseller's browser sends it, and
+ * the price it shows: EliteDias (PUBG), MooGold (its first game) and Mobile Legends (a simulator
+ * account whose package is mlbb_special).
+ */
+async function portalOrders(client: TestClient) {
+  const { games, body: pubg, item: pubgItem } = await pubgOrder(client);
+  const itemsOf = async (id: string) =>
+    (await client.get(`/api/resellers/game/${id}`)).json as {
+      gameItems: { key: string; name: string; price: number }[];
+      packages: { name: string; gameItems: { key: string; name: string; price: number }[] }[];
+    };
+  const common = { userid: "5551234", serverid: "", userName: "Player", cost: 0 };
+  const monkey =
+    (games as { _id: string; supplier?: string; name: string; supplierGameID: string }[])
+      .find((g) => g.supplier === "monkey")!;
+  const mgItem = (await itemsOf(monkey._id)).gameItems[0];
+  const mlbb = games.find((g) => g.supplierName === "mlbb")!;
+  const mlItem = (await itemsOf(mlbb._id)).packages.find((p) => p.name === "mlbb_special")!
+    .gameItems[0];
+  return [
+    { path: "/api/reseller/place_order", body: pubg, price: pubgItem.price },
+    {
+      path: "/api/create_order",
+      body: {
+        ...common,
+        game: monkey.name,
+        productID: monkey.supplierGameID,
+        denom: mgItem.key,
+        itemName: mgItem.name,
+        amount: mgItem.price,
+      },
+      price: mgItem.price,
+    },
+    {
+      path: "/api/reseller/place_order/mlbb",
+      body: {
+        ...common,
+        game: "Mobile Legends",
+        userid: "22222222",
+        serverid: "2222",
+        package: "mlbb_special",
+        denom: mlItem.key,
+        itemName: mlItem.name,
+        amount: mlItem.price,
+      },
+      price: mlItem.price,
+    },
+  ];
+}
+
 function login(client: TestClient, username: string, password: string) {
   return client.post("/api/login_reseller", { username, password });
 }
@@ -69,7 +120,7 @@ Deno.test({
       assert.equal(bLogin.status, 200, bLogin.text);
       const aId = (await a.get("/api/current_user")).json.user._id as string;
       const bId = bLogin.json.user._id as string;
-      const { body: order, item } = await pubgOrder(b);
+      const { body: order } = await pubgOrder(b);
       const placed = await b.post("/api/reseller/place_order", order);
       assert.equal(placed.status, 201, placed.text);
       const bOrderId = placed.json.order.id as string;
@@ -89,7 +140,7 @@ Deno.test({
         );
 
       await t.step(
-        "every session route with an id refuses another reseller's id, and B is unchanged",
+        "every reseller and v1 route with an id refuses another reseller's id; B is unchanged",
         async () => {
           const before = await bState();
           const routes = scanApiRoutes().filter((r) =>
@@ -125,35 +176,39 @@ Deno.test({
       );
 
       await t.step(
-        "an order's price and reseller come from the server, whatever the client sends",
+        "every order call takes its price and reseller from the server, whatever the client sends",
         async () => {
           const balance = async (c: TestClient) =>
             (await c.get("/api/current_user")).json.user.balance as number;
-          const [aBefore, bBefore] = [await balance(a), await balance(b)];
-          const tampered = [
-            { ...order, amount: 0.01, cost: 0 },
-            { ...order, amount: item.price / 100, reseller: { id: bId, name: "Bee Reseller" } },
-            { ...order, amount: -item.price },
-            { ...order, amount: item.price * 1e6 },
-          ];
-          for (const body of tampered) {
-            const r = await a.post("/api/reseller/place_order", body);
-            assert.ok([400, 409].includes(r.status), `${JSON.stringify(body)}: ${r.text}`);
+          const bBefore = await balance(b);
+          for (const { path, body, price } of await portalOrders(a)) {
+            const tampered = [
+              { ...body, amount: 0.01, cost: 0 },
+              { ...body, amount: price / 100, reseller: { id: bId, name: "Bee Reseller" } },
+              { ...body, amount: -price },
+              { ...body, amount: price * 1e6 },
+            ];
+            const aBefore = await balance(a);
+            for (const wrong of tampered) {
+              const r = await a.post(path, wrong);
+              assert.ok(
+                [400, 409].includes(r.status),
+                `${path} ${JSON.stringify(wrong)}: ${r.text}`,
+              );
+            }
+            assert.equal(await balance(a), aBefore, `${path}: nothing charged`);
+            // The right price with B named as the buyer: A (the session) pays, never B.
+            const named = await a.post(path, {
+              ...body,
+              reseller: { id: bId, name: "Bee Reseller" },
+              resellerId: bId,
+              price: 0,
+            });
+            assert.equal(named.status, 201, `${path}: ${named.text}`);
+            assert.equal(named.json.order.reseller.id, aId);
+            assert.equal(await balance(b), bBefore, `${path}: B is never charged`);
+            assert.equal(Math.round((aBefore - await balance(a)) * 100), Math.round(price * 100));
           }
-          // The right price with B named as the buyer: A (the session) pays, never B.
-          const named = await a.post("/api/reseller/place_order", {
-            ...order,
-            reseller: { id: bId, name: "Bee Reseller" },
-            resellerId: bId,
-            price: 0,
-          });
-          assert.equal(named.status, 201, named.text);
-          assert.equal(named.json.order.reseller.id, aId);
-          assert.equal(await balance(b), bBefore);
-          assert.equal(
-            Math.round((aBefore - await balance(a)) * 100),
-            Math.round(item.price * 100),
-          );
 
           // The reseller API: a lower expected price is refused; a reseller in the body is ignored.
           const key = await a.post("/api/reseller/api_keys", { name: "tamper key" });
