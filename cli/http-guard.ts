@@ -22,6 +22,8 @@ const DRAIN_BYTES = 8 * 1024 * 1024;
 const DRAIN_MS = 5000;
 
 const timers = new WeakMap<Socket, ReturnType<typeof setTimeout>>();
+/** Requests of a connection not yet answered (pipelined requests can overlap). */
+const inFlight = new WeakMap<Socket, number>();
 
 function armTimer(socket: Socket, ms: number): void {
   clearTimeout(timers.get(socket));
@@ -38,8 +40,14 @@ export function guardConnections(server: Server, limits: HttpLimits): void {
     socket.once("close", () => clearTimeout(timers.get(socket)));
   });
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    clearTimeout(timers.get(req.socket));
-    res.once("finish", () => armTimer(req.socket, limits.keepAliveTimeoutMs));
+    const socket = req.socket;
+    clearTimeout(timers.get(socket));
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    res.once("close", () => {
+      const left = inFlight.get(socket)! - 1;
+      inFlight.set(socket, left);
+      if (left === 0) armTimer(socket, limits.keepAliveTimeoutMs);
+    });
   });
 }
 

@@ -247,6 +247,7 @@ function fault(answer: Answer, isV1: boolean, othersIdInPath: boolean): string |
   if (typeof message !== "string" || message.trim() === "") {
     return `${answer.status} without an error message`;
   }
+  if (message.startsWith("Something went wrong")) return `${answer.status} with no reason given`;
   return undefined;
 }
 
