@@ -189,15 +189,18 @@ export function siteUrlOf(locals: App.Locals, url: URL): string {
   return locals.app.config.publicUrl ?? url.origin;
 }
 
-/** The client address: the socket's, or the first X-Forwarded-For hop when behind a trusted proxy. */
+/**
+ * The client address: the socket's, or behind a trusted proxy (one, in front of the app) the
+ * address that proxy appended to X-Forwarded-For: the last entry. The entries before it came from
+ * the client and can say anything.
+ */
 export function clientIp(
   request: Request,
   socketAddress: string,
   trustProxy: boolean,
 ): string {
   if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]
-      ?.trim();
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   return socketAddress;
