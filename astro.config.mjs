@@ -12,5 +12,19 @@ export default defineConfig({
   server: { port: 8000 },
   // src/middleware.ts checks Origin / Sec-Fetch-Site on every state-changing request (JSON
   // included), which covers Astro's form-only check.
-  security: { checkOrigin: false },
+  // Pages get a Content-Security-Policy with the hashes of the inline scripts Astro renders (the
+  // island loader); src/server/security-headers.ts completes it for every answer.
+  security: {
+    checkOrigin: false,
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data: https:",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ],
+    },
+  },
 });

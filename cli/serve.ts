@@ -19,6 +19,7 @@ import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping.ts";
 import { hostname } from "node:os";
 import { createStaticFiles } from "../src/server/static-files.ts";
+import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -101,21 +102,18 @@ async function listen(
   const simulatorsAt = Deno.env.get(SIMULATORS_URL);
   const simulators = simulatorsAt ? forwardSimulators(simulatorsAt) : mountSimulators(config);
   const staticFiles = createStaticFiles(resolve("dist/client"));
-  const server = createServer((req, res) => {
+  const limits = config.http;
+  const server = createServer(async (req, res) => {
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));
-    try {
-      decodeURI(req.url ?? "/");
-    } catch {
-      // The reseller API answers every error in its JSON shape, a malformed URL included.
-      if (req.url?.startsWith("/api/v1/")) {
-        res.writeHead(400, { "content-type": "application/json" }).end(
-          JSON.stringify({ error: { code: "invalid_request", message: "Malformed URL" } }),
-        );
-      } else res.writeHead(400).end("Bad request.");
-      return;
-    }
-    if (!simulators.handle(req, res) && !staticFiles.handle(req, res)) handler(req, res);
+    if (refuseBadTarget(req, res)) return;
+    if (simulators.handle(req, res) || staticFiles.handle(req, res)) return;
+    const body = await readBodyWithinLimits(req, res, limits);
+    if (!body) return;
+    // The adapter reads a body given here instead of the (now consumed) stream.
+    Object.assign(req, { body });
+    handler(req, res);
   });
+  guardConnections(server, limits);
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(

@@ -77,6 +77,9 @@ const EnvSchema = z.object({
     error: "expected seconds between attempts, such as 10,60,300",
   }).default("10,60,300,1800,3600,7200,14400,28800,28800"),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   STORAGE: z.enum(["local", "s3"], { error: "expected 'local' or 's3'" })
     .default("local"),
   S3_BUCKET: z.string().min(1).optional(),
@@ -147,6 +150,11 @@ export interface Config {
   reseller2faDefault: boolean;
   bootstrapAdmin?: { email: string; password: string; name: string };
   supplierTimeoutMs: number;
+  /**
+   * The HTTP server's limits on a client (cli/serve.ts): the time from connecting (or from the
+   * previous answer on a kept-alive connection) to a complete request head, and to a complete body.
+   */
+  http: { headersTimeoutMs: number; bodyTimeoutMs: number; keepAliveTimeoutMs: number };
   /** Reseller webhooks: the wait before each retry (seconds) and each attempt's time limit. */
   webhooks: { retryDelaysSec: number[]; timeoutMs: number };
   /** This instance runs the job queue too (off for HTTP-only instances beside `cli worker`). */
@@ -294,6 +302,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       }
       : undefined,
     supplierTimeoutMs: e.SUPPLIER_TIMEOUT_MS,
+    http: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
     seedDemoCatalogue: e.SEED_DEMO_CATALOGUE,
     runJobs: e.RUN_JOBS,
     webhooks: {

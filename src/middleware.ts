@@ -1,8 +1,9 @@
 import { defineMiddleware } from "astro/middleware";
 import { getAppContext } from "./server/context.ts";
 import { loadSession } from "./domain/auth.ts";
-import { clientIp, errorResponse, MAX_BODY_BYTES, SESSION_COOKIE } from "./server/http.ts";
-import { ForbiddenError, PayloadTooLargeError } from "./domain/errors.ts";
+import { clientIp, errorResponse, SESSION_COOKIE } from "./server/http.ts";
+import { ForbiddenError } from "./domain/errors.ts";
+import { setSecurityHeaders } from "./server/security-headers.ts";
 import { v1ErrorResponse, v1MethodNotAllowed } from "./server/reseller-api.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -33,33 +34,23 @@ function assertSameOrigin(
   }
 }
 
-const SECURITY_HEADERS: Record<string, string> = {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "same-origin",
-  "X-Frame-Options": "DENY",
-};
-
 export const onRequest = defineMiddleware(async (context, next) => {
   const { request, url, locals, cookies } = context;
   const isApi = url.pathname.startsWith("/api/");
   // The reseller API authenticates by key only: no session is loaded, so a cookie never counts,
   // and without a cookie there is no cross-site request to refuse (issue 11).
   const isResellerApi = url.pathname.startsWith("/api/v1/");
-  // Uploads answer JSON errors too, and enforce their own (larger) size limit while reading.
+  // Uploads answer JSON errors too.
   const isUpload = url.pathname.startsWith("/uploads/");
-  // Inbound mail (attachments included) also has its own, larger limit.
-  const ownSizeLimit = isUpload || url.pathname === "/api/inbound-email";
+  let response: Response;
   try {
     const app = await getAppContext();
     locals.app = app;
     locals.ip = clientIp(request, context.clientAddress, app.config.trustProxy);
 
-    if (!SAFE_METHODS.has(request.method)) {
-      if (!isResellerApi) assertSameOrigin(request, url, app.config.publicUrl);
-      const length = Number(request.headers.get("content-length") ?? 0);
-      if (length > MAX_BODY_BYTES && !ownSizeLimit) {
-        throw new PayloadTooLargeError("Request body is too large");
-      }
+    // Body size and time limits are the HTTP server's (cli/http-guard.ts), applied while reading.
+    if (!SAFE_METHODS.has(request.method) && !isResellerApi) {
+      assertSameOrigin(request, url, app.config.publicUrl);
     }
 
     const token = cookies.get(SESSION_COOKIE)?.value;
@@ -75,15 +66,13 @@ export const onRequest = defineMiddleware(async (context, next) => {
     }
 
     const served = await next();
-    const response = (isResellerApi && v1MethodNotAllowed(served)) || served;
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) {
-      response.headers.set(k, v);
-    }
-    if (isApi) response.headers.set("Cache-Control", "no-store");
-    return response;
+    response = (isResellerApi && v1MethodNotAllowed(served)) || served;
   } catch (error) {
-    if (isResellerApi) return v1ErrorResponse(error);
-    if (isApi || isUpload) return errorResponse(error);
-    throw error;
+    if (isResellerApi) response = v1ErrorResponse(error);
+    else if (isApi || isUpload) response = errorResponse(error);
+    else throw error;
   }
+  setSecurityHeaders(response.headers, locals.app?.config.mode === "production");
+  if (isApi) response.headers.set("Cache-Control", "no-store");
+  return response;
 });

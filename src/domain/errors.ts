@@ -47,6 +47,12 @@ export class PayloadTooLargeError extends DomainError {
   override name = "PayloadTooLargeError";
 }
 
+/** The client did not send its request in the time the server allows. */
+export class RequestTimeoutError extends DomainError {
+  override readonly status = 408;
+  override name = "RequestTimeoutError";
+}
+
 export class ThrottledError extends DomainError {
   override readonly status = 429;
   override name = "ThrottledError";

@@ -10,6 +10,18 @@ function unwrap<T>(result: SupplierResult<T>, failure: string): T {
   return result.value;
 }
 
+/**
+ * A lookup of what the admin typed (a game code, a product id): the supplier refusing it is the
+ * admin's input being wrong, a 400 with the supplier's reason; only an unreachable or garbled
+ * supplier is a 502.
+ */
+function unwrapLookup<T>(result: SupplierResult<T>, failure: string): T {
+  if (!result.ok && result.kind === "supplier") {
+    throw new ValidationError(failure, { cause: `supplier: ${result.message}` });
+  }
+  return unwrap(result, failure);
+}
+
 /** Turns a decimal price text into the JSON number the spec's screens show. */
 function priceNumber(text: string): number {
   const n = Number(text);
@@ -43,7 +55,7 @@ export async function elitediasDenominations(
   s: Suppliers,
   game: string,
 ): Promise<Record<string, number> | { code: "403" }> {
-  const map = unwrap(await s.elitedias.denominations(game), "Fail to get ED denominations");
+  const map = unwrapLookup(await s.elitedias.denominations(game), "Fail to get ED denominations");
   const entries = Object.entries(map);
   if (!entries.length) return { code: "403" };
   return Object.fromEntries(entries.map(([name, price]) => [name, priceNumber(price)]));
@@ -51,18 +63,23 @@ export async function elitediasDenominations(
 
 /** POST /api/game_fields/ed: {fields: {fields, notes}}. */
 export async function elitediasGameFields(s: Suppliers, game: string) {
-  const info = unwrap(await s.elitedias.gameFields(game), "Fail to get ED game fields");
+  const info = unwrapLookup(await s.elitedias.gameFields(game), "Fail to get ED game fields");
   return { fields: { fields: info.fields, notes: info.notes } };
 }
 
 /** POST /api/server_list/ed: {servers}. */
 export async function elitediasServers(s: Suppliers, game: string) {
-  return { servers: unwrap(await s.elitedias.serverList(game), "Fail to get ED server list") };
+  return {
+    servers: unwrapLookup(await s.elitedias.serverList(game), "Fail to get ED server list"),
+  };
 }
 
 /** POST /api/product_detail/mg: {Product_Name, Image_URL, Variation, fields}. */
 export async function moogoldProductDetail(s: Suppliers, id: string | number) {
-  const d = unwrap(await s.moogold.productDetail(productId(id)), "Fail to get MG product detail");
+  const d = unwrapLookup(
+    await s.moogold.productDetail(productId(id)),
+    "Fail to get MG product detail",
+  );
   return {
     Product_Name: d.name,
     Image_URL: d.imageUrl,
@@ -77,6 +94,9 @@ export async function moogoldProductDetail(s: Suppliers, id: string | number) {
 
 /** POST /api/server_list/mg: a label → value map, or MooGold's text for "no list". */
 export async function moogoldServers(s: Suppliers, id: string | number) {
-  const list = unwrap(await s.moogold.serverList(productId(id)), "Fail to get MG server list");
+  const list = unwrapLookup(
+    await s.moogold.serverList(productId(id)),
+    "Fail to get MG server list",
+  );
   return list ?? "Product has no server list";
 }

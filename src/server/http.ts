@@ -11,9 +11,27 @@ import {
 } from "../domain/errors.ts";
 import type { CurrentSession } from "../domain/auth.ts";
 import { isAdminRank, type PublicAdmin, type PublicReseller } from "../domain/users.ts";
+import { MAX_UPLOAD_BYTES } from "../domain/uploads.ts";
+import { MAX_INBOUND_BYTES } from "../domain/mail/inbound.ts";
+import { v1ErrorResponse } from "./reseller-api.ts";
 
 export const SESSION_COOKIE = "topup_session";
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The largest request body a path takes: uploads and inbound mail (attachments) their own larger
+ * limits, every other route 1 MiB. The HTTP server enforces it while the body streams in.
+ */
+export function bodyLimitFor(pathname: string): number {
+  if (pathname.startsWith("/uploads/")) return MAX_UPLOAD_BYTES;
+  if (pathname === "/api/inbound-email") return MAX_INBOUND_BYTES;
+  return MAX_BODY_BYTES;
+}
+
+/** The JSON answer to `error` in the error shape of the path's API (the reseller API has its own). */
+export function errorResponseFor(pathname: string, error: unknown): Response {
+  return pathname.startsWith("/api/v1/") ? v1ErrorResponse(error) : errorResponse(error);
+}
 
 /** Reads a JSON body and parses it with `schema`; anything malformed is a 400, never a 500. */
 export async function readJson<S extends z.ZodType>(
@@ -38,7 +56,51 @@ export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.output<S>
   return parseWith(schema, Object.fromEntries(url.searchParams));
 }
 
+/**
+ * The path of the first string (value or key) in `value` that no text column can store: one with
+ * a NUL character (PostgreSQL refuses it) or a lone UTF-16 surrogate (not Unicode text), with why.
+ * Such input is refused before any schema runs.
+ */
+function badTextIn(value: unknown): { path: string[]; message: string } | undefined {
+  // A stack, not recursion, and paths linked to their parent: a 1 MiB body can nest a million deep.
+  type Step = { key: string; parent?: Step };
+  const pathOf = (step?: Step): string[] => {
+    const keys: string[] = [];
+    for (let s = step; s; s = s.parent) keys.push(s.key);
+    return keys.reverse();
+  };
+  const pending: [unknown, Step | undefined][] = [[value, undefined]];
+  while (pending.length) {
+    const [item, at] = pending.pop()!;
+    if (typeof item === "string") {
+      const message = badTextReason(item);
+      if (message) return { path: pathOf(at), message };
+    }
+    if (typeof item !== "object" || item === null) continue;
+    for (const [key, inner] of Object.entries(item)) {
+      const message = badTextReason(key);
+      if (message) return { path: pathOf({ key, parent: at }), message };
+      pending.push([inner, { key, parent: at }]);
+    }
+  }
+  return undefined;
+}
+
+/** Why `text` cannot be stored as text, if it cannot. */
+export function badTextReason(text: string): string | undefined {
+  if (text.includes("\0")) return "must not contain NUL characters";
+  if (!text.isWellFormed()) return "must be valid Unicode text";
+  return undefined;
+}
+
 function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const bad = badTextIn(value);
+  if (bad) {
+    const path = bad.path.join(".");
+    throw new ValidationError(path ? `${path}: ${bad.message}` : `Input ${bad.message}`, {
+      issues: [{ path, message: bad.message }],
+    });
+  }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({
@@ -127,15 +189,18 @@ export function siteUrlOf(locals: App.Locals, url: URL): string {
   return locals.app.config.publicUrl ?? url.origin;
 }
 
-/** The client address: the socket's, or the first X-Forwarded-For hop when behind a trusted proxy. */
+/**
+ * The client address: the socket's, or behind a trusted proxy (one, in front of the app) the
+ * address that proxy appended to X-Forwarded-For: the last entry. The entries before it came from
+ * the client and can say anything.
+ */
 export function clientIp(
   request: Request,
   socketAddress: string,
   trustProxy: boolean,
 ): string {
   if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]
-      ?.trim();
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   return socketAddress;

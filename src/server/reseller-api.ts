@@ -9,6 +9,7 @@ import {
   InsufficientBalanceError,
   NotFoundError,
   PayloadTooLargeError,
+  RequestTimeoutError,
   ThrottledError,
   UnauthenticatedError,
   UpstreamError,
@@ -26,6 +27,7 @@ export const V1_ERROR_CODES = [
   "method_not_allowed",
   "conflict",
   "payload_too_large",
+  "request_timeout",
   "rate_limited",
   "upstream_error",
   "internal_error",
@@ -45,6 +47,7 @@ function codeOf(error: DomainError): { code: V1ErrorCode; status: number } {
     [NotFoundError, "not_found"],
     [ConflictError, "conflict"],
     [PayloadTooLargeError, "payload_too_large"],
+    [RequestTimeoutError, "request_timeout"],
     [ThrottledError, "rate_limited"],
     [UpstreamError, "upstream_error"],
   ];

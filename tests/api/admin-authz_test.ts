@@ -3,16 +3,14 @@
 // scanning src/pages/api, so a route added later is covered unless it is listed below as public or
 // reseller-only, with the reason.
 import assert from "node:assert/strict";
-import { join, relative } from "node:path";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { signInAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { DEMO_ADMIN } from "../../src/domain/bootstrap.ts";
+import { routeUrl, scanApiRoutes } from "../helpers/api-routes.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
-const API_DIR = new URL("../../src/pages/api/", import.meta.url).pathname;
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "ALL"] as const;
 
 /** `METHOD file` pairs that are not admin routes, and why. Everything else must be admin-only. */
 const NOT_ADMIN: Record<string, string> = {
@@ -69,38 +67,9 @@ const NOT_ADMIN: Record<string, string> = {
     "reseller: own delivery, another's is 404 (webhooks_test)",
 };
 
-interface Route {
-  file: string;
-  method: string;
-  /** The URL with each [param] replaced by a value of the right shape. */
-  path: string;
-}
-
-function scanRoutes(): Route[] {
-  const routes: Route[] = [];
-  const walk = (dir: string) => {
-    for (const entry of Deno.readDirSync(dir)) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory) walk(full);
-      else if (entry.name.endsWith(".ts")) {
-        const file = relative(API_DIR, full);
-        const source = Deno.readTextFileSync(full);
-        for (const method of METHODS) {
-          if (new RegExp(`export (const|async function|function) ${method}\\b`).test(source)) {
-            routes.push({ file, method, path: "" });
-          }
-        }
-      }
-    }
-  };
-  walk(API_DIR);
-  return routes;
-}
-
 /** A real id for a [param] where one is at hand, so a missing check would change a real row. */
 function fillPath(file: string, ids: Record<string, string>): string {
-  const url = "/api/" + file.replace(/\.ts$/, "").replace(/(^|\/)index$/, "");
-  return url.replace(/\[(\.\.\.)?(\w+)\]/g, (_, _rest, name: string) => {
+  return routeUrl(file, (name, url) => {
     if (name === "supplierName") return "mlbb";
     if (name === "provider") return "hitpay";
     if (url.startsWith("/api/admin/")) return ids.admin;
@@ -115,7 +84,7 @@ Deno.test({
   name: "[authz] every admin route answers a reseller or Staff session 403 and changes nothing",
   ...opts,
   async fn(t) {
-    const all = scanRoutes();
+    const all = scanApiRoutes();
     const unknownAllowed = Object.keys(NOT_ADMIN).filter((key) =>
       !all.some((r) => `${r.method} ${r.file}` === key)
     );
