@@ -19,6 +19,7 @@ import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping.ts";
 import { hostname } from "node:os";
 import { createStaticFiles } from "../src/server/static-files.ts";
+import { createApiRouter } from "../src/api-router.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -101,6 +102,9 @@ async function listen(
   const simulatorsAt = Deno.env.get(SIMULATORS_URL);
   const simulators = simulatorsAt ? forwardSimulators(simulatorsAt) : mountSimulators(config);
   const staticFiles = createStaticFiles(resolve("dist/client"));
+  // /api skips the page framework (issue 10); API_DISPATCH=astro sends it through Astro, for the
+  // api-overhead bench's comparison.
+  const apiRouter = Deno.env.get("API_DISPATCH") === "astro" ? undefined : createApiRouter();
   const server = createServer((req, res) => {
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));
     try {
@@ -114,7 +118,9 @@ async function listen(
       } else res.writeHead(400).end("Bad request.");
       return;
     }
-    if (!simulators.handle(req, res) && !staticFiles.handle(req, res)) handler(req, res);
+    if (simulators.handle(req, res) || staticFiles.handle(req, res)) return;
+    if (!apiRouter) return handler(req, res);
+    apiRouter.handle(req, res).then((served) => served || handler(req, res));
   });
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
