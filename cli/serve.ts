@@ -20,6 +20,8 @@ import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping
 import { hostname } from "node:os";
 import { createStaticFiles } from "../src/server/static-files.ts";
 import { createApiRouter } from "../src/api-router.ts";
+import { createPageCache } from "../src/server/page-cache.ts";
+import { consumerCatalogueVersion } from "../src/domain/consumer-catalogue.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -105,6 +107,12 @@ async function listen(
   // /api skips the page framework (issue 10); API_DISPATCH=astro sends it through Astro, for the
   // api-overhead bench's comparison.
   const apiRouter = Deno.env.get("API_DISPATCH") === "astro" ? undefined : createApiRouter();
+  // The consumer storefront's pages are the same for every visitor: rendered once per change of
+  // the games they are made of.
+  const pageCache = createPageCache(
+    ["/consumers", "/consumers/mobile-legends"],
+    () => consumerCatalogueVersion(db),
+  );
   const server = createServer((req, res) => {
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));
     try {
@@ -119,8 +127,14 @@ async function listen(
       return;
     }
     if (simulators.handle(req, res) || staticFiles.handle(req, res)) return;
-    if (!apiRouter) return handler(req, res);
-    apiRouter.handle(req, res).then((served) => served || handler(req, res));
+    (async () => {
+      if (await pageCache.handle(req, res, handler)) return;
+      if (!apiRouter || !await apiRouter.handle(req, res)) handler(req, res);
+    })().catch((error) => {
+      console.error(`serve: ${error instanceof Error ? error.stack : error}`);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
   });
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
