@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase, withHandle } from "../tests/help
 import { startTestServer, type TestServer } from "../tests/helpers/server.ts";
 import { TestClient } from "../tests/helpers/client.ts";
 import { createReseller } from "../src/domain/users.ts";
+import { buildApp } from "../cli/build.ts";
 
 /** User + system CPU time of a process in ms, from /proc (Linux, USER_HZ = 100). */
 export async function cpuMs(pid: number): Promise<number> {
@@ -24,19 +25,21 @@ export interface BenchApp {
 
 /**
  * A fresh PostgreSQL database (BENCH_DATABASE_URL, default the local `test` server) with one
- * reseller per client, the built app serving it, and every reseller signed in.
+ * reseller per client (or `resellers` of them, client i signed in as reseller i modulo their
+ * number), the built app serving it, and every client signed in.
  */
 export async function startBenchApp(
   clients: number,
-  options: { balanceCents: number; env?: Record<string, string> },
+  options: { balanceCents: number; env?: Record<string, string>; resellers?: number },
 ): Promise<BenchApp> {
+  const resellers = options.resellers ?? clients;
   const adminUrl = Deno.env.get("BENCH_DATABASE_URL") ??
     "postgres://postgres@127.0.0.1:5432/test";
   Deno.env.set("TEST_DATABASE_URL", adminUrl);
   const tdb = await createTestDatabase("postgres");
   const password = "bench-password";
   await withHandle(tdb, async (db) => {
-    await Promise.all(Array.from({ length: clients }, (_, i) =>
+    await Promise.all(Array.from({ length: resellers }, (_, i) =>
       createReseller(db, {
         name: `Bench ${i}`,
         email: `bench${i}@bench.example`,
@@ -56,7 +59,7 @@ export async function startBenchApp(
     const sessions = await Promise.all(Array.from({ length: clients }, async (_, i) => {
       const c = new TestClient(server.url);
       const r = await c.post("/api/login_reseller", {
-        username: `bench${i}@bench.example`,
+        username: `bench${i % resellers}@bench.example`,
         password,
       });
       if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
@@ -81,16 +84,26 @@ export interface LoadResult {
  * Every session sends `send` back to back until `seconds` pass (a closed loop: one request in
  * flight per client); `send` says whether the answer was the expected one.
  */
-export async function runClosedLoop(
+export function runClosedLoop(
   app: BenchApp,
   seconds: number,
   send: (client: TestClient) => Promise<boolean>,
 ): Promise<LoadResult> {
+  return closedLoop(app.sessions, app.server.pid, seconds, send);
+}
+
+/** `runClosedLoop` for any clients, measuring the CPU time of the serving process `pid`. */
+export async function closedLoop<C>(
+  clients: C[],
+  pid: number,
+  seconds: number,
+  send: (client: C) => Promise<boolean>,
+): Promise<LoadResult> {
   const latencies: number[] = [];
   let failures = 0;
-  const cpuBefore = await cpuMs(app.server.pid);
+  const cpuBefore = await cpuMs(pid);
   const deadline = performance.now() + seconds * 1000;
-  await Promise.all(app.sessions.map(async (c) => {
+  await Promise.all(clients.map(async (c) => {
     while (performance.now() < deadline) {
       const t0 = performance.now();
       const ok = await send(c);
@@ -98,7 +111,54 @@ export async function runClosedLoop(
       if (!ok) failures++;
     }
   }));
-  const cpuUsedMs = await cpuMs(app.server.pid) - cpuBefore;
+  const cpuUsedMs = await cpuMs(pid) - cpuBefore;
   latencies.sort((a, b) => a - b);
   return { latencies, failures, cpuUsedMs };
+}
+
+export interface BareServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts bench/bare-server.ts answering `body` with `contentType`: the HTTP benches' ceiling. */
+export async function startBareServer(body: string, contentType: string): Promise<BareServer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "bench/bare-server.ts"],
+    env: { BARE_BODY: body, BARE_CONTENT_TYPE: contentType },
+    stdout: "piped",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const port = Number(new TextDecoder().decode((await reader.read()).value).trim());
+  reader.releaseLock();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+    },
+  };
+}
+
+/**
+ * A built copy of the app at git revision `ref` in a temporary folder (`git archive`, this
+ * checkout's node_modules linked), for a bench to serve beside the current code: the "before" of
+ * a before/after measured in one run. `remove` deletes the copy.
+ */
+export async function checkoutRevision(
+  ref: string,
+): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "topup-bench-" });
+  const archive = new Deno.Command("git", { args: ["archive", ref], stdout: "piped" }).spawn();
+  const untar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
+  await archive.stdout.pipeTo(untar.stdin);
+  if (!(await archive.status).success || !(await untar.status).success) {
+    throw new Error(`could not check out ${ref}`);
+  }
+  await Deno.symlink(`${Deno.cwd()}/node_modules`, `${dir}/node_modules`);
+  await buildApp(dir);
+  return { dir, remove: () => Deno.remove(dir, { recursive: true }) };
 }

@@ -1,77 +1,67 @@
-// Reseller order placement over HTTP (quality bar: p99 < 200 ms at 50 concurrent clients), and
-// pgbench running the same transaction (debit + order + history row + job) on the same database,
-// side by side. PostgreSQL only: BENCH_DATABASE_URL (default the local server's `test` database).
-//
-//   node_modules/.bin/deno run -A bench/order-placement_bench.ts [clients=50] [seconds=20]
-//
-// The supplier is simulated and outside the measurement: the job runner picks orders up after
-// commit, as in production.
+// `npm run bench -- order-placement [clients,...] [seconds]`: reseller order placement over HTTP
+// (`POST /api/reseller/place_order` with an Idempotency-Key), PostgreSQL only
+// (BENCH_DATABASE_URL, default the local server's `test` database), at 16 and 64 clients by
+// default, on one hot balance (every client signed in as the same reseller) and spread (client i
+// as reseller i modulo 50). The job runner sends each order to the EliteDias simulator, which
+// answers at once. The ceiling, measured right after each app run on the same database with the
+// app stopped: pgbench running the statements the app sends for one order (session and user,
+// reseller, game, then BEGIN, claim-and-debit, order + history + job + stored answer, COMMIT),
+// prepared, with the same clients and sessions.
+import { buildApp, buildIsStale } from "../cli/build.ts";
 import { pubgOrder } from "../tests/helpers/orders.ts";
+import { withHandle } from "../tests/helpers/backends.ts";
+import { sql } from "kysely";
 import { percentile, runClosedLoop, startBenchApp } from "./harness.ts";
+import { appendResults } from "./results.ts";
 
-const clients = Number(Deno.args[0] ?? 50);
-const seconds = Number(Deno.args[1] ?? 20);
+const clientCounts = (Deno.args[0] ?? "16,64").split(",").map(Number);
+const seconds = Number(Deno.args[1] ?? 10);
+const SPREAD = 50;
 
-// BENCH_RUN_JOBS=false measures an HTTP-only instance (supplier calls left to a worker box).
-const app = await startBenchApp(clients, {
-  balanceCents: 1_000_000_000,
-  env: { RUN_JOBS: Deno.env.get("BENCH_RUN_JOBS") ?? "true" },
-});
-const { tdb, server, sessions } = app;
+/** The statements of one order, as the app sends them (from the repositories' SQL). */
+function pgbenchScript(sessions: number, order: { amount: number; cost: string }) {
+  const a = order.amount;
+  return `\\set k random(1, 9000000000000000000)
+\\set o random(1, 9000000000000000000)
+SELECT id_hash AS h, user_id AS rid FROM bench_clients WHERE n = :client_id % ${sessions} \\gset
+select "sessions".*, (select to_json(obj) from (select "id", "name", "given_name", "family_name", "email", "rank", "remarks", "totp_confirmed", "created_by", "created_at" from "admins" where "admins"."id" = "sessions"."user_id" and "sessions"."user_type" = 'admin') as obj) as "admin", (select to_json(obj) from (select "id", "name", "phone", "email", "balance_cents", "markup", "remarks", "disable_discounts", "rank", "two_fa_enabled", "created_by", "created_at" from "resellers" where "resellers"."id" = "sessions"."user_id" and "sessions"."user_type" = 'reseller' and "resellers"."deleted_at" is null) as obj) as "reseller" from "sessions" where "id_hash" = :h and "expires_at" > now();
+select "id", "name", "phone", "email", "balance_cents", "markup", "remarks", "disable_discounts", "rank", "two_fa_enabled", "created_by", "created_at" from "resellers" where "id" = :rid and "deleted_at" is null;
+select id AS game_id from "games" where "supplier" = 'elephant' and "supplier_name" = 'pubgm' \\gset
+select * from "games" where "supplier" = 'elephant' and "supplier_name" = 'pubgm';
+begin;
+WITH claim AS (INSERT INTO idempotency_keys (scope, key, fingerprint) VALUES ('reseller:' || :rid, :k, 'pgbench') ON CONFLICT (scope, key) DO NOTHING RETURNING 1), debit AS (UPDATE resellers SET balance_cents = balance_cents - ${a} WHERE id = :rid AND deleted_at IS NULL AND balance_cents >= ${a} AND EXISTS (SELECT 1 FROM claim) RETURNING balance_cents) SELECT EXISTS (SELECT 1 FROM claim) AS claimed, (SELECT balance_cents FROM debit) AS new_cents, now() AS at \\gset
+with "history" as (insert into "balance_history" ("reseller_id", "type", "old_cents", "new_cents", "order_id", "order_snapshot", "actor") values (:rid, 'order_placed', :new_cents + ${a}, :new_cents, 'P' || :o, '{"item": "60 UC"}', 'pgbench') returning "id"), "job" as (insert into "jobs" ("kind", "payload", "run_at") values ('pgbench.noop', '{}', now()) returning "id"), "response" as (update "idempotency_keys" set "response_status" = 201, "response_body" = '{"order": {}}' where "scope" = 'reseller:' || :rid and "key" = :k returning "key") insert into "orders" ("id", "buyer_type", "status", "reseller_id", "reseller_name", "old_balance_cents", "new_balance_cents", "consumer_id", "consumer_name", "consumer_email", "consumer_phone", "game_id", "game", "package", "package_ed_name", "item", "denom", "user_id", "server_id", "user_name", "amount_cents", "cost", "supplier", "supplier_order_id", "payment_provider", "payment_reference", "last_error", "created_at", "updated_at") values ('P' || :o, 'reseller', 'new', :rid, 'Bench', :new_cents + ${a}, :new_cents, NULL, NULL, NULL, NULL, :game_id, 'PUBG Mobile', NULL, 'pubgm', '60 UC', '60 UC', '5551234', '', 'Player', ${a}, ${order.cost}, 'elephant', NULL, NULL, NULL, NULL, now(), now());
+commit;
+`;
+}
 
-try {
-  const { body } = await pubgOrder(sessions[0]);
+interface Figures {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
 
-  const { latencies, failures, cpuUsedMs: cpuUsed } = await runClosedLoop(
-    app,
-    seconds,
-    async (c) =>
-      (await c.post("/api/reseller/place_order", body, {
-        "idempotency-key": crypto.randomUUID(),
-      })).status === 201,
-  );
-  const appTps = latencies.length / seconds;
-  console.log(
-    `app: ${latencies.length} orders in ${seconds} s with ${clients} clients = ${
-      appTps.toFixed(0)
-    }/s, ` +
-      `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${
-        percentile(latencies, 99).toFixed(1)
-      } ms, ` +
-      `max ${latencies.at(-1)!.toFixed(1)} ms, failures ${failures}`,
-  );
-  console.log(
-    `app process CPU: ${(cpuUsed / latencies.length).toFixed(2)} ms per order ` +
-      `(${(cpuUsed / 1000).toFixed(1)} s over ${seconds} s)`,
-  );
-
-  const script = await Deno.makeTempFile({ suffix: ".sql" });
-  await Deno.writeTextFile(
-    script,
-    `\\set r random(0, ${clients - 1})
-BEGIN;
-UPDATE resellers SET balance_cents = balance_cents - 104 WHERE name = 'Bench ' || :r AND balance_cents >= 104 RETURNING id, balance_cents;
-INSERT INTO orders (id, buyer_type, status, reseller_id, reseller_name, old_balance_cents, new_balance_cents, game, item, denom, user_id, amount_cents, cost, supplier)
-  SELECT 'P' || md5(random()::text), 'reseller', 'new', id, name, balance_cents + 104, balance_cents, 'PUBG Mobile', '60 UC', '60 UC', '5551234', 104, 0.99, 'elephant' FROM resellers WHERE name = 'Bench ' || :r;
-INSERT INTO balance_history (reseller_id, type, old_cents, new_cents, order_id, actor)
-  SELECT id, 'order_placed', balance_cents + 104, balance_cents, NULL, 'pgbench' FROM resellers WHERE name = 'Bench ' || :r;
-INSERT INTO jobs (kind, payload) VALUES ('pgbench.noop', '{}'::jsonb);
-COMMIT;
-`,
-  );
-  await server.stop();
-  const url = new URL(tdb.env.DATABASE_URL);
+async function runPgbench(url: URL, clients: number, script: string): Promise<Figures> {
+  const file = await Deno.makeTempFile({ suffix: ".sql" });
+  await Deno.writeTextFile(file, script);
+  const log = await Deno.makeTempDir();
   const out = await new Deno.Command("pgbench", {
     args: [
       "-n",
+      "-M",
+      "prepared",
       "-c",
       String(clients),
       "-j",
       "2",
       "-T",
       String(seconds),
+      "-l",
+      "--log-prefix",
+      `${log}/tx`,
       "-f",
-      script,
+      file,
       "-h",
       url.hostname,
       "-p",
@@ -82,12 +72,107 @@ COMMIT;
     ],
   }).output();
   const text = new TextDecoder().decode(out.stdout);
-  const tps = Number(text.match(/tps = ([\d.]+)/)?.[1] ?? NaN);
-  const lat = text.match(/latency average = ([\d.]+) ms/)?.[1];
-  console.log(
-    `pgbench, same transaction, same clients: ${tps.toFixed(0)}/s, latency average ${lat} ms`,
-  );
-  console.log(`app / pgbench throughput: ${(appTps / tps).toFixed(2)}`);
-} finally {
-  await app.stop();
+  if (!out.success) throw new Error(`pgbench failed: ${new TextDecoder().decode(out.stderr)}`);
+  // Per-transaction log lines: client, transaction, latency in µs, ...
+  const latencies: number[] = [];
+  for await (const entry of Deno.readDir(log)) {
+    for (const line of (await Deno.readTextFile(`${log}/${entry.name}`)).split("\n")) {
+      const us = Number(line.split(" ")[2]);
+      if (line && Number.isFinite(us)) latencies.push(us / 1000);
+    }
+  }
+  await Deno.remove(log, { recursive: true });
+  await Deno.remove(file);
+  latencies.sort((x, y) => x - y);
+  return {
+    perSecond: Number(text.match(/tps = ([\d.]+)/)?.[1] ?? NaN),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures: Number(text.match(/number of failed transactions: (\d+)/)?.[1] ?? 0),
+  };
 }
+
+const rows: string[] = [];
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+function report(balance: string, clients: number, app: Figures, ceiling: Figures, cpu: number) {
+  const row = `| ${balance} | ${clients} | ${app.perSecond.toFixed(0)} | ${ms(app.p50)} | ${
+    ms(app.p99)
+  } | ${app.failures} | ${cpu.toFixed(2)} ms | ${ceiling.perSecond.toFixed(0)} | ${
+    ms(ceiling.p50)
+  } | ${ms(ceiling.p99)} | ${(app.perSecond / ceiling.perSecond).toFixed(2)} |`;
+  rows.push(row);
+  console.log(row);
+}
+
+if (buildIsStale()) await buildApp();
+console.log(`${seconds} s per row; PostgreSQL; load generator, app and database on this machine.`);
+const header = [
+  "| balance | clients | app orders/s | app p50 | app p99 | app failures | app CPU per order | pgbench tx/s | pgbench p50 | pgbench p99 | app / pgbench |",
+  "| ------- | ------- | ------------ | ------- | ------- | ------------ | ----------------- | ------------ | ----------- | ----------- | ------------- |",
+];
+console.log(header.join("\n"));
+for (const clients of clientCounts) {
+  for (
+    const [balance, resellers] of [["hot (1 reseller)", 1], [`spread (${SPREAD})`, SPREAD]] as const
+  ) {
+    const app = await startBenchApp(clients, {
+      balanceCents: 1_000_000_000,
+      resellers: Math.min(resellers, clients),
+      env: { RUN_JOBS: "true" },
+    });
+    try {
+      const { body } = await pubgOrder(app.sessions[0]);
+      const run = await runClosedLoop(
+        app,
+        seconds,
+        async (c) =>
+          (await c.post("/api/reseller/place_order", body, {
+            "idempotency-key": crypto.randomUUID(),
+          })).status === 201,
+      );
+      await app.server.stop();
+      const order = await withHandle(app.tdb, async (db) => {
+        await sql`CREATE TABLE bench_clients AS SELECT (row_number() OVER ()) - 1 AS n,
+          id_hash, user_id FROM sessions WHERE user_type = 'reseller'`.execute(db);
+        return await db.selectFrom("orders").select(["amount_cents", "cost"]).limit(1)
+          .executeTakeFirstOrThrow();
+      });
+      const ceiling = await runPgbench(
+        new URL(app.tdb.env.DATABASE_URL),
+        clients,
+        pgbenchScript(clients, { amount: Number(order.amount_cents), cost: String(order.cost) }),
+      );
+      report(
+        balance,
+        clients,
+        {
+          perSecond: run.latencies.length / seconds,
+          p50: percentile(run.latencies, 50),
+          p99: percentile(run.latencies, 99),
+          failures: run.failures,
+        },
+        ceiling,
+        run.cpuUsedMs / run.latencies.length,
+      );
+    } finally {
+      await app.stop();
+    }
+  }
+}
+
+await appendResults(
+  "Order placement",
+  `npm run bench -- order-placement ${clientCounts.join(",")} ${seconds}`,
+  [
+    `Reseller orders over HTTP (\`POST /api/reseller/place_order\`, Idempotency-Key), ${seconds} s`,
+    "per row, closed loop; one hot balance (every client signed in as one reseller) or spread",
+    `(client i as reseller i modulo ${SPREAD}); the job runner sends each order to the EliteDias`,
+    "simulator, which answers at once. Ceiling: pgbench (-M prepared) running the statements the",
+    "app sends for one order on the same database right after, app stopped, same clients and",
+    "sessions (plus one lookup of its own session). The app's CPU per order includes the job",
+    "runner's fulfilment, which pgbench does not do. Everything shares the machine's cores.",
+    "",
+    ...header,
+    ...rows,
+  ],
+);

@@ -1,9 +1,9 @@
-// `npm run bench -- status-poll [pollers] [workers,...]`: the result page's status poll,
-// `GET /api/order/{id}/status`, by `pollers` consumers (default 200) each polling its own order
-// (awaiting payment, then paid), first every 3 s as the page does, then back to back; against the
-// app with
-// WORKERS=1 and 2 (a fresh PostgreSQL database each, BENCH_DATABASE_URL), and the ceiling: a bare
-// Deno HTTP server answering the same bytes, under the same load, in the same run.
+// `npm run bench -- status-poll [pollers] [workers,...] [before-ref]`: the result page's status
+// poll, `GET /api/order/{id}/status`, by `pollers` consumers (default 200) each polling its own
+// order (awaiting payment, then paid), first every 3 s as the page does, then back to back;
+// against the app with WORKERS=1 and 2 (a fresh PostgreSQL database each, BENCH_DATABASE_URL),
+// with the app at git revision `before-ref` too when given (before/after in one run), and the
+// ceiling: a bare Deno HTTP server answering the same bytes, under the same load, in the same run.
 import { buildApp, buildIsStale } from "../cli/build.ts";
 import { createTestDatabase } from "../tests/helpers/backends.ts";
 import { startTestServer } from "../tests/helpers/server.ts";
@@ -24,11 +24,12 @@ import {
 import { computeConsumerPrice } from "../src/domain/pricing.ts";
 import { centsToDollars } from "../src/domain/money.ts";
 import type { GameDto } from "../src/shared/game-types.ts";
-import { percentile } from "./harness.ts";
+import { checkoutRevision, percentile, startBareServer } from "./harness.ts";
 import { appendResults } from "./results.ts";
 
 const pollers = Number(Deno.args[0] ?? 200);
 const workerCounts = (Deno.args[1] ?? "1,2").split(",").map(Number);
+const beforeRef = Deno.args[2];
 const PAGE_INTERVAL_MS = 3000;
 const PACED_SECONDS = 30;
 const LOOP_SECONDS = 10;
@@ -135,47 +136,50 @@ console.log(`${pollers} pollers; PostgreSQL; load generator, app and database on
 console.log("| target | polling | requests | req/s | p50 | p99 | max | failures |");
 console.log("| ------ | ------- | -------- | ----- | --- | --- | --- | -------- |");
 let bareBody = "";
-for (const workers of workerCounts) {
-  Deno.env.set(
-    "TEST_DATABASE_URL",
-    Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/test",
-  );
-  const tdb = await createTestDatabase("postgres");
-  const server = await startTestServer(tdb, { WORKERS: String(workers), TRUST_PROXY: "true" });
-  try {
-    const ids = await placeOrders(server.url, pollers);
-    const urls = ids.map((id) => `${server.url}/api/order/${id}/status`);
-    bareBody ||= await (await fetch(urls[0])).text();
-    await measure(`app, WORKERS=${workers}, awaiting payment`, urls);
-    await payAll(server.url, ids);
-    await measure(`app, WORKERS=${workers}, paid`, urls);
-  } finally {
-    await server.stop();
-    await tdb.drop();
+const before = beforeRef ? await checkoutRevision(beforeRef) : undefined;
+const apps = [
+  ...(before ? [{ label: `app at ${beforeRef} (before)`, cwd: before.dir }] : []),
+  { label: before ? "app (after)" : "app", cwd: undefined },
+];
+for (const { label, cwd } of apps) {
+  for (const workers of workerCounts) {
+    Deno.env.set(
+      "TEST_DATABASE_URL",
+      Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/test",
+    );
+    const tdb = await createTestDatabase("postgres");
+    const env = { WORKERS: String(workers), TRUST_PROXY: "true" };
+    const server = await startTestServer(tdb, env, cwd);
+    try {
+      const ids = await placeOrders(server.url, pollers);
+      const urls = ids.map((id) => `${server.url}/api/order/${id}/status`);
+      bareBody ||= await (await fetch(urls[0])).text();
+      await measure(`${label}, WORKERS=${workers}, awaiting payment`, urls);
+      await payAll(server.url, ids);
+      await measure(`${label}, WORKERS=${workers}, paid`, urls);
+    } finally {
+      await server.stop();
+      await tdb.drop();
+    }
   }
 }
+await before?.remove();
 
-const bare = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "bench/bare-server.ts"],
-  env: { BARE_BODY: bareBody, BARE_CONTENT_TYPE: "application/json" },
-  stdout: "piped",
-}).spawn();
+const bare = await startBareServer(bareBody, "application/json");
 try {
-  const reader = bare.stdout.getReader();
-  const port = Number(new TextDecoder().decode((await reader.read()).value).trim());
-  reader.releaseLock();
   await measure(
     "ceiling: bare Deno.serve, same bytes",
-    Array.from({ length: pollers }, () => `http://127.0.0.1:${port}/`),
+    Array.from({ length: pollers }, () => `${bare.url}/`),
   );
 } finally {
-  bare.kill("SIGTERM");
-  await bare.status;
+  await bare.stop();
 }
 
 await appendResults(
   "Status poll",
-  `npm run bench -- status-poll ${pollers} ${workerCounts.join(",")}`,
+  `npm run bench -- status-poll ${pollers} ${workerCounts.join(",")}${
+    beforeRef ? ` ${beforeRef}` : ""
+  }`,
   [
     `${pollers} pollers, each polling its own consumer order with \`GET /api/order/{id}/status\`,`,
     "first while the orders await payment (HitPay simulator), then once they are paid: every 3 s",

@@ -90,7 +90,7 @@ export async function readBodyWithinLimits(
   req: IncomingMessage,
   res: ServerResponse,
   limits: HttpLimits,
-): Promise<Buffer | undefined> {
+): Promise<Buffer<ArrayBuffer> | undefined> {
   const pathname = (req.url ?? "/").split("?")[0];
   const maxBytes = bodyLimitFor(pathname);
   const tooLarge = () => errorResponseFor(pathname, new PayloadTooLargeError(TOO_LARGE));

@@ -20,6 +20,9 @@ import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping
 import { hostname } from "node:os";
 import { createStaticFiles } from "../src/server/static-files.ts";
 import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
+import { createApiRouter } from "../src/api-router.ts";
+import { createPageCache } from "../src/server/page-cache.ts";
+import { consumerCatalogueVersion } from "../src/domain/consumer-catalogue.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -103,15 +106,32 @@ async function listen(
   const simulators = simulatorsAt ? forwardSimulators(simulatorsAt) : mountSimulators(config);
   const staticFiles = createStaticFiles(resolve("dist/client"));
   const limits = config.http;
-  const server = createServer(async (req, res) => {
+  // /api skips the page framework (issue 10); API_DISPATCH=astro sends it through Astro, for the
+  // api-overhead bench's comparison.
+  const apiRouter = Deno.env.get("API_DISPATCH") === "astro" ? undefined : createApiRouter();
+  // The consumer storefront's pages are the same for every visitor: rendered once per change of
+  // the games they are made of.
+  const pageCache = createPageCache(
+    ["/consumers", "/consumers/mobile-legends"],
+    () => consumerCatalogueVersion(db),
+  );
+  const server = createServer((req, res) => {
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));
     if (refuseBadTarget(req, res)) return;
     if (simulators.handle(req, res) || staticFiles.handle(req, res)) return;
-    const body = await readBodyWithinLimits(req, res, limits);
-    if (!body) return;
-    // The adapter reads a body given here instead of the (now consumed) stream.
-    Object.assign(req, { body });
-    handler(req, res);
+    (async () => {
+      const body = await readBodyWithinLimits(req, res, limits);
+      if (!body) return;
+      if (await pageCache.handle(req, res, handler)) return;
+      if (apiRouter && await apiRouter.handle(req, res, body)) return;
+      // The adapter reads a body given here instead of the (now consumed) stream.
+      Object.assign(req, { body });
+      handler(req, res);
+    })().catch((error) => {
+      console.error(`serve: ${error instanceof Error ? error.stack : error}`);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
   });
   guardConnections(server, limits);
   await new Promise<void>((ok, fail) => {

@@ -22,7 +22,7 @@ import {
   LOGIN_PER_IP,
   noteFailure,
   TOTP_PER_ACCOUNT,
-} from "./throttle.ts";
+} from "./rate-limit.ts";
 import { UnauthenticatedError } from "./errors.ts";
 import { normalizeEmail, presentAdmin, presentReseller, type PublicUser } from "./users.ts";
 

@@ -4,7 +4,11 @@
 
 import type { Db } from "../db/client.ts";
 import type { GameRow } from "../db/schema.ts";
-import { findGameRowBySupplierName, listGameRows } from "../db/repositories/games.ts";
+import {
+  findGameRowBySupplierName,
+  gamesFingerprint,
+  listGameRows,
+} from "../db/repositories/games.ts";
 import type { GameItemDto, GamePackageDto } from "../shared/game-types.ts";
 import type { ConsumerItemDto, ConsumerPackageDto } from "../shared/consumer-storefront.ts";
 import { isGameRowPurchasable, MLBB_SUPPLIER_NAME } from "./games.ts";
@@ -69,6 +73,14 @@ function consumerItems(game: GameRow, items: GameItemDto[], pkg?: GamePackageDto
 function isPurchasableForConsumers(game: GameRow): boolean {
   return game.supplier_name in CONSUMER_TOP_UP_PAGES && !game.is_hidden &&
     isGameRowPurchasable(game, "consumer");
+}
+
+/**
+ * What the consumer storefront's pages are made of: they read the games table alone, so this
+ * changes exactly when one of them may (the page cache of cli/serve.ts renders again then).
+ */
+export async function consumerCatalogueVersion(db: Db): Promise<string> {
+  return await gamesFingerprint(db);
 }
 
 /** GET /consumers: the games a consumer can buy, in the catalogue's priority order. */

@@ -1,28 +1,37 @@
 import type { Db } from "../db/client.ts";
-import { recordFailure } from "../db/repositories/login-attempts.ts";
+import { clearFailures, countInWindow, recordHit } from "../db/repositories/login-attempts.ts";
 import { ThrottledError } from "./errors.ts";
 
-/** At most `maxRequests` per key in a fixed window; counters live in PostgreSQL, shared by instances. */
-export interface RateLimit {
+/**
+ * At most `max` hits per key in a fixed window: requests for a rate limit, failures for a sign-in
+ * throttle. The counters live in PostgreSQL, shared by every instance; a key whose window is full
+ * is only read, never written, so a client hammering a limit costs no writes.
+ */
+export interface WindowLimit {
   prefix: string;
-  maxRequests: number;
+  max: number;
   windowSeconds: number;
 }
+
+// OWASP ASVS 2.2.1: limit guessing per account and per source address (failures).
+export const LOGIN_PER_ACCOUNT: WindowLimit = { prefix: "login", max: 5, windowSeconds: 900 };
+export const LOGIN_PER_IP: WindowLimit = { prefix: "login-ip", max: 30, windowSeconds: 900 };
+export const TOTP_PER_ACCOUNT: WindowLimit = { prefix: "totp", max: 5, windowSeconds: 900 };
 
 /**
  * Consumer payment starts per client address: each creates an order and a HitPay request, so a
  * script could flood both. A family behind one address buying a few times stays well under it.
  */
-export const CONSUMER_PAYMENT_PER_IP: RateLimit = {
+export const CONSUMER_PAYMENT_PER_IP: WindowLimit = {
   prefix: "pay-ip",
-  maxRequests: 10,
+  max: 10,
   windowSeconds: 600,
 };
 
 /** Consumer account checks per client address: each costs two supplier calls. */
-export const CONSUMER_VERIFY_PER_IP: RateLimit = {
+export const CONSUMER_VERIFY_PER_IP: WindowLimit = {
   prefix: "verify-ip",
-  maxRequests: 30,
+  max: 30,
   windowSeconds: 600,
 };
 
@@ -30,16 +39,16 @@ export const CONSUMER_VERIFY_PER_IP: RateLimit = {
  * Order lookups by number and billing email per client address: enough for a buyer who mistypes,
  * too few to try many email addresses against one order number.
  */
-export const CONSUMER_ORDER_LOOKUP_PER_IP: RateLimit = {
+export const CONSUMER_ORDER_LOOKUP_PER_IP: WindowLimit = {
   prefix: "order-lookup-ip",
-  maxRequests: 20,
+  max: 20,
   windowSeconds: 600,
 };
 
 /** How often a status poll may ask HitPay about one order's payment (per order, all instances). */
-export const PAYMENT_CHECK_PER_ORDER: RateLimit = {
+export const PAYMENT_CHECK_PER_ORDER: WindowLimit = {
   prefix: "pay-check",
-  maxRequests: 1,
+  max: 1,
   windowSeconds: 10,
 };
 
@@ -47,26 +56,56 @@ export const PAYMENT_CHECK_PER_ORDER: RateLimit = {
  * Reseller API requests per key (issue 11): a busy shop's bot orders and polls well under it; a
  * runaway loop is stopped before it floods the database or the suppliers.
  */
-export const API_KEY_REQUESTS: RateLimit = {
+export const API_KEY_REQUESTS: WindowLimit = {
   prefix: "api-key",
-  maxRequests: 300,
+  max: 300,
   windowSeconds: 60,
 };
 
 export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a few minutes and try again.";
+export const THROTTLED_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
+
+const keyOf = (limit: WindowLimit, key: string) => `${limit.prefix}:${key}`;
+
+/** True when `key`'s window already holds the limit's hits (a read, no write). */
+async function isFull(db: Db, limit: WindowLimit, key: string): Promise<boolean> {
+  return await countInWindow(db, keyOf(limit, key), limit.windowSeconds) >= limit.max;
+}
 
 /**
- * Counts this request against `key`; true while the window's limit is not passed. The count and
- * the check are one statement, so parallel requests cannot slip past the limit.
+ * Counts this request against `key`; true while the window's limit is not passed. A full window
+ * is answered from a read; otherwise the count and the check are one statement, so parallel
+ * requests cannot slip past the limit.
  */
-export async function takeRateLimit(db: Db, limit: RateLimit, key: string): Promise<boolean> {
-  const count = await recordFailure(db, `${limit.prefix}:${key}`, limit.windowSeconds);
-  return count <= limit.maxRequests;
+export async function takeRateLimit(db: Db, limit: WindowLimit, key: string): Promise<boolean> {
+  if (await isFull(db, limit, key)) return false;
+  return await recordHit(db, keyOf(limit, key), limit.windowSeconds, limit.max) !== undefined;
 }
 
 /** Counts this request against `key` and refuses with 429 once the window's limit is passed. */
-export async function assertWithinRateLimit(db: Db, limit: RateLimit, key: string): Promise<void> {
+export async function assertWithinRateLimit(
+  db: Db,
+  limit: WindowLimit,
+  key: string,
+): Promise<void> {
   if (!await takeRateLimit(db, limit, key)) {
     throw new ThrottledError(RATE_LIMITED_MESSAGE, limit.windowSeconds);
   }
+}
+
+/** Refuses with 429 when `key` has reached its limit of failures; checked before any secret. */
+export async function assertNotThrottled(db: Db, limit: WindowLimit, key: string): Promise<void> {
+  if (await isFull(db, limit, key)) {
+    throw new ThrottledError(THROTTLED_MESSAGE, limit.windowSeconds);
+  }
+}
+
+/** Counts one failure against `key`. */
+export async function noteFailure(db: Db, limit: WindowLimit, key: string): Promise<void> {
+  await recordHit(db, keyOf(limit, key), limit.windowSeconds, limit.max);
+}
+
+/** Forgets the failures of `key` after a success. */
+export async function forgetFailures(db: Db, limit: WindowLimit, key: string): Promise<void> {
+  await clearFailures(db, keyOf(limit, key));
 }

@@ -508,7 +508,7 @@ Deno.test({
           const limited = keyClient(server.url, (await newKey(bSession, "loop")).secret);
           const other = keyClient(server.url, (await newKey(bSession, "other")).secret);
           let last;
-          for (let i = 0; i <= API_KEY_REQUESTS.maxRequests; i++) {
+          for (let i = 0; i <= API_KEY_REQUESTS.max; i++) {
             last = await limited.get("/api/v1/balance");
           }
           assertError(last!, 429, "rate_limited");

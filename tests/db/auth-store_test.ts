@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { findLiveSession, insertSession } from "../../src/db/repositories/sessions.ts";
 import { claimTotpStep } from "../../src/db/repositories/totp-steps.ts";
-import { countRecentFailures, recordFailure } from "../../src/db/repositories/login-attempts.ts";
+import { countInWindow, recordHit } from "../../src/db/repositories/login-attempts.ts";
 import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
 import { createReseller } from "../../src/domain/users.ts";
 import { createAdmin } from "../../src/domain/admins.ts";
@@ -75,23 +75,28 @@ Deno.test({
           assert.equal(await claimTotpStep(db, "admin", admin._id, 1001, false), true);
         });
 
-        await t.step("login failures count per key and restart after the window", async () => {
-          for (let i = 0; i < 3; i++) await recordFailure(db, "k1", 3600);
-          await recordFailure(db, "k2", 3600);
-          assert.equal(await countRecentFailures(db, "k1", 3600), 3);
-          assert.equal(await countRecentFailures(db, "k2", 3600), 1);
-          await db.updateTable("login_attempts").set({
-            window_start: sql`now() - interval '2 hours'`,
-          })
-            .where("key", "=", "k1").execute();
-          assert.equal(
-            await countRecentFailures(db, "k1", 3600),
-            0,
-            "an old window counts nothing",
-          );
-          await recordFailure(db, "k1", 3600);
-          assert.equal(await countRecentFailures(db, "k1", 3600), 1, "a new window starts at 1");
-        });
+        await t.step(
+          "hits count per key, stop at the limit and restart after the window",
+          async () => {
+            for (let i = 0; i < 3; i++) await recordHit(db, "k1", 3600, 3);
+            await recordHit(db, "k2", 3600, 3);
+            assert.equal(await countInWindow(db, "k1", 3600), 3);
+            assert.equal(await countInWindow(db, "k2", 3600), 1);
+            assert.equal(await recordHit(db, "k1", 3600, 3), undefined, "a full window refuses");
+            assert.equal(await countInWindow(db, "k1", 3600), 3, "and counts nothing more");
+            await db.updateTable("login_attempts").set({
+              window_start: sql`now() - interval '2 hours'`,
+            })
+              .where("key", "=", "k1").execute();
+            assert.equal(
+              await countInWindow(db, "k1", 3600),
+              0,
+              "an old window counts nothing",
+            );
+            assert.equal(await recordHit(db, "k1", 3600, 3), 1, "a new window starts at 1");
+            assert.equal(await countInWindow(db, "k1", 3600), 1);
+          },
+        );
 
         const reseller = await createReseller(db, {
           name: "Rita",

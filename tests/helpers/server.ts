@@ -7,13 +7,28 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** Starts `cli/main.ts serve --no-build` on a free port against the test database. */
+/**
+ * Starts `cli/main.ts serve --no-build` on a free port against the test database; from `cwd`
+ * (default this checkout: the benches serve an older revision's copy to compare).
+ */
 export async function startTestServer(
   tdb: TestDatabase,
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<TestServer> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", "serve", "--no-build"],
+    args: [
+      "run",
+      "-A",
+      // BENCH_CPU_PROF=DIR: a bench writes the server's V8 CPU profile there when it stops.
+      ...(Deno.env.get("BENCH_CPU_PROF")
+        ? ["--cpu-prof", `--cpu-prof-dir=${Deno.env.get("BENCH_CPU_PROF")}`]
+        : []),
+      "cli/main.ts",
+      "serve",
+      "--no-build",
+    ],
+    cwd,
     env: {
       APP_MODE: "demo",
       PORT: "0",

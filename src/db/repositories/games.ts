@@ -6,6 +6,20 @@ import type { Insertable, Updateable } from "kysely";
 export type NewGame = Insertable<GamesTable>;
 export type GameUpdate = Updateable<GamesTable>;
 
+/** Changes whenever a game is added, removed or saved (every save bumps its version). */
+export async function gamesFingerprint(db: Db): Promise<string> {
+  const row = await db.selectFrom("games")
+    .select(
+      sql<
+        string
+      >`count(*) || ':' || coalesce(md5(string_agg(id || ':' || version, ',' ORDER BY id)), '')`.as(
+        "fingerprint",
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return row.fingerprint;
+}
+
 export async function listGameRows(db: Db): Promise<GameRow[]> {
   return await db.selectFrom("games").selectAll().orderBy("priority", "asc").orderBy("name", "asc")
     .execute();

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import type { Db } from "../client.ts";
 
-/** Failures counted for `key` in the current window (0 once the window has passed). */
-export async function countRecentFailures(
+/** Hits (failures or requests) counted for `key` in the current window (0 once it has passed). */
+export async function countInWindow(
   db: Db,
   key: string,
   windowSeconds: number,
@@ -19,28 +19,30 @@ export async function countRecentFailures(
 }
 
 /**
- * Adds one failure (or hit) for `key`, starting a new window when the old one has passed; one
- * statement, so concurrent requests on any instance count exactly. Returns the count in the window.
+ * Adds one hit for `key` unless its window already holds `max`, starting a new window when the
+ * old one has passed; one statement, so concurrent requests on any instance count exactly.
+ * Returns the count in the window, or undefined when the hit was refused (nothing written).
  */
-export async function recordFailure(
+export async function recordHit(
   db: Db,
   key: string,
   windowSeconds: number,
-): Promise<number> {
+  max: number,
+): Promise<number | undefined> {
   const expired = sql<
     boolean
   >`login_attempts.window_start <= now() - make_interval(secs => ${windowSeconds})`;
-  return await db.insertInto("login_attempts")
+  const row = await db.insertInto("login_attempts")
     .values({ key, failures: 1 })
     .onConflict((oc) =>
       oc.column("key").doUpdateSet({
         failures: sql`CASE WHEN ${expired} THEN 1 ELSE login_attempts.failures + 1 END`,
         window_start: sql`CASE WHEN ${expired} THEN now() ELSE login_attempts.window_start END`,
-      })
+      }).where(sql<boolean>`${expired} OR login_attempts.failures < ${max}`)
     )
     .returning("failures")
-    .executeTakeFirstOrThrow()
-    .then((row) => row.failures);
+    .executeTakeFirst();
+  return row?.failures;
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {

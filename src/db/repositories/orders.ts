@@ -106,13 +106,6 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder): 
   await trx.insertInto("orders").values(order).execute();
 }
 
-/** An order's status alone: what the public status poll may reveal. */
-export async function findOrderStatus(db: Db, id: string): Promise<string | undefined> {
-  const row = await db.selectFrom("orders").select("status").where("id", "=", id)
-    .executeTakeFirst();
-  return row?.status;
-}
-
 /**
  * Stores the provider's payment request id on an order, once: a second call (or a late answer)
  * never replaces the reference the webhook is matched against.

@@ -9,7 +9,6 @@ import type { Database, OrderRow } from "../../db/schema.ts";
 import { enqueueJob } from "../../db/repositories/jobs.ts";
 import {
   findOrderById,
-  findOrderStatus,
   listConsumerOrdersInStatus,
   transitionOrder,
 } from "../../db/repositories/orders.ts";
@@ -182,9 +181,10 @@ export async function reconcileHitPayPayments(
 
 /**
  * GET /api/order/{id}/status: a consumer order's status and nothing else (the number is the
- * only secret the result page holds). While a HitPay order awaits payment, the poll also asks
- * HitPay, at most once per order every few seconds across instances, so a lost webhook does not
- * leave the buyer waiting for cron.
+ * only secret the result page holds). The poll answers what the database holds, one read. While
+ * a HitPay order awaits payment it also asks HitPay, at most once per order every 10 s across
+ * instances, after answering: the next poll shows the outcome, so a lost webhook does not leave
+ * the buyer waiting for cron, and no poll waits on HitPay.
  */
 export async function pollConsumerOrderStatus(
   db: Db,
@@ -194,17 +194,23 @@ export async function pollConsumerOrderStatus(
 ): Promise<string> {
   const order = await findOrderById(db, orderId);
   if (!order || order.buyer_type !== "consumer") throw new NotFoundError("Order not found");
-  const ask = order.status === AWAITING_PAYMENT && order.payment_provider === HITPAY &&
-    order.payment_reference !== null &&
-    await takeRateLimit(db, PAYMENT_CHECK_PER_ORDER, order.id);
-  if (!ask) return order.status;
-  try {
-    await reconcileHitPayPayment(db, hitpay, order, siteUrl);
-  } catch (error) {
-    // HitPay unreachable: the poll still answers what we know; the webhook or cron decides.
-    if (!(error instanceof HitPayError)) throw error;
+  if (
+    order.status === AWAITING_PAYMENT && order.payment_provider === HITPAY &&
+    order.payment_reference !== null
+  ) {
+    checkHitPayAfterPoll(db, hitpay, order, siteUrl);
   }
-  return (await findOrderStatus(db, order.id)) ?? order.status;
+  return order.status;
+}
+
+function checkHitPayAfterPoll(db: Db, hitpay: HitPayClient, order: OrderRow, siteUrl: string) {
+  (async () => {
+    if (!await takeRateLimit(db, PAYMENT_CHECK_PER_ORDER, order.id)) return;
+    await reconcileHitPayPayment(db, hitpay, order, siteUrl);
+  })().catch((error) => {
+    // HitPay unreachable: the webhook or cron decides; anything else is a bug worth a line.
+    if (!(error instanceof HitPayError)) console.error(`payment check of ${order.id}: ${error}`);
+  });
 }
 
 /**

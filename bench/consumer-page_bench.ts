@@ -1,0 +1,90 @@
+// `npm run bench -- consumer-page [clients] [seconds]`: the server-rendered Mobile Legends top-up
+// page, `GET /consumers/mobile-legends`, read back to back by `clients` (default 50) for `seconds`
+// (default 10), from the app on PostgreSQL (demo catalogue, WORKERS=1): as a visitor with a
+// cookie (rendered each time: the page cache is bypassed) and anonymous (the page cache of
+// cli/serve.ts); the ceiling is a bare Deno HTTP server answering the same bytes, under the same
+// load, in the same run.
+import { buildApp, buildIsStale } from "../cli/build.ts";
+import { createTestDatabase } from "../tests/helpers/backends.ts";
+import { startTestServer } from "../tests/helpers/server.ts";
+import { closedLoop, type LoadResult, percentile, startBareServer } from "./harness.ts";
+import { appendResults } from "./results.ts";
+
+const PATH = "/consumers/mobile-legends";
+const clients = Number(Deno.args[0] ?? 50);
+const seconds = Number(Deno.args[1] ?? 10);
+
+const rows: string[] = [];
+const results: number[] = [];
+function report(target: string, run: LoadResult) {
+  const perSecond = run.latencies.length / seconds;
+  results.push(perSecond);
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  const row = `| ${target} | ${perSecond.toFixed(0)} | ${ms(percentile(run.latencies, 50))} | ${
+    ms(percentile(run.latencies, 99))
+  } | ${(run.cpuUsedMs / run.latencies.length).toFixed(2)} ms | ${run.failures} |`;
+  rows.push(row);
+  console.log(row);
+}
+
+const get = async (url: string, headers: Record<string, string> = {}) => {
+  const r = await fetch(url, { headers });
+  const text = await r.text();
+  return r.status === 200 && text.includes("</html>");
+};
+
+if (buildIsStale()) await buildApp();
+console.log(`${clients} clients, ${seconds} s each; PostgreSQL; everything on this machine.`);
+const header = [
+  "| target | pages/s | p50 | p99 | server CPU per page | failures |",
+  "| ------ | ------- | --- | --- | ------------------- | -------- |",
+];
+console.log(header.join("\n"));
+Deno.env.set(
+  "TEST_DATABASE_URL",
+  Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/test",
+);
+const tdb = await createTestDatabase("postgres");
+const server = await startTestServer(tdb, { WORKERS: "1", RUN_JOBS: "false" });
+let page = "";
+const each = Array.from({ length: clients }, () => `${server.url}${PATH}`);
+try {
+  page = await (await fetch(each[0])).text();
+  report(
+    `app, ${PATH}, rendered each time (a visitor with a cookie)`,
+    await closedLoop(each, server.pid, seconds, (url) => get(url, { cookie: "seen=1" })),
+  );
+  report(`app, ${PATH}, anonymous (page cache)`, await closedLoop(each, server.pid, seconds, get));
+} finally {
+  await server.stop();
+  await tdb.drop();
+}
+const bare = await startBareServer(page, "text/html; charset=utf-8");
+try {
+  const urls = Array.from({ length: clients }, () => `${bare.url}/`);
+  report(
+    "ceiling: bare Deno.serve, same bytes",
+    await closedLoop(urls, bare.pid, seconds, (url) => get(url)),
+  );
+} finally {
+  await bare.stop();
+}
+const share = `app / ceiling: ${(results[1] / results[2]).toFixed(2)} anonymous, ${
+  (results[0] / results[2]).toFixed(2)
+} rendered each time`;
+console.log(share);
+
+await appendResults("Consumer page", `npm run bench -- consumer-page ${clients} ${seconds}`, [
+  `\`GET ${PATH}\` (${
+    (page.length / 1024).toFixed(1)
+  } KiB of HTML), ${clients} clients back to back for ${seconds} s`,
+  "per row; the app on PostgreSQL with the demo catalogue, one worker, rendering each time (a",
+  "visitor with a cookie bypasses the page cache) and anonymous (the page cache: one catalogue",
+  "fingerprint query per visit), against a bare Deno HTTP server answering the same bytes. Server",
+  "CPU per page is the serving process's own. Everything shares the machine's cores.",
+  "",
+  ...header,
+  ...rows,
+  "",
+  `${share} (goal ≥ 0.30).`,
+]);

@@ -1,0 +1,81 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+
+/**
+ * A cache for public pages that are the same for every visitor (the consumer storefront): the
+ * page rendered for an anonymous GET is answered from memory for as long as `version()` (read on
+ * every request: one small query) gives the same answer, so a crowd on the top-up page costs one
+ * read per visit and one render per catalogue change. A request with a cookie or a query string,
+ * and an answer other than a 200 without Set-Cookie, never touch it.
+ */
+export interface PageCache {
+  /** Resolves true when it answered (from memory, or through `render`, storing the page). */
+  handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    render: (req: IncomingMessage, res: ServerResponse) => void,
+  ): Promise<boolean>;
+}
+
+interface Page {
+  version: string;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+export function createPageCache(
+  paths: readonly string[],
+  version: () => Promise<string>,
+): PageCache {
+  const cacheable = new Set(paths);
+  const pages = new Map<string, Page>();
+  return {
+    async handle(req, res, render) {
+      const url = req.url ?? "";
+      if (req.method !== "GET" || !cacheable.has(url) || req.headers.cookie) return false;
+      const current = await version();
+      const page = pages.get(url);
+      if (page?.version === current) {
+        res.writeHead(200, page.headers).end(page.body);
+        return true;
+      }
+      capture(res, (headers, body) => pages.set(url, { version: current, headers, body }));
+      render(req, res);
+      return true;
+    },
+  };
+}
+
+/** Calls `store` with what `res` sent, once it ends, when that was a 200 without Set-Cookie. */
+function capture(
+  res: ServerResponse,
+  store: (headers: OutgoingHttpHeaders, body: Buffer) => void,
+): void {
+  const chunks: Buffer[] = [];
+  const keep = (chunk: unknown) => {
+    if (chunk && typeof chunk !== "function") chunks.push(Buffer.from(chunk as Uint8Array));
+  };
+  // Headers given to writeHead are not kept where getHeaders() finds them: record them too.
+  const given: OutgoingHttpHeaders = {};
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const headers = rest.find((r) => r && typeof r === "object");
+    const pairs = Array.isArray(headers)
+      ? Array.from({ length: headers.length / 2 }, (_, i) => [headers[2 * i], headers[2 * i + 1]])
+      : Object.entries(headers ?? {});
+    for (const [k, v] of pairs) given[String(k).toLowerCase()] = v;
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    if (res.statusCode === 200 && !res.hasHeader("set-cookie") && !given["set-cookie"]) {
+      store({ ...res.getHeaders(), ...given }, Buffer.concat(chunks));
+    }
+    return end(chunk, ...rest);
+  }) as typeof res.end;
+}
