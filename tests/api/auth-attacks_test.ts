@@ -15,7 +15,7 @@ import { createReseller } from "../../src/domain/users.ts";
 import { createAdmin } from "../../src/domain/admins.ts";
 import { generateTotpCode } from "../../src/domain/totp.ts";
 import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
-import { LOGIN_PER_ACCOUNT, LOGIN_PER_IP, TOTP_PER_ACCOUNT } from "../../src/domain/throttle.ts";
+import { LOGIN_PER_ACCOUNT, LOGIN_PER_IP, TOTP_PER_ACCOUNT } from "../../src/domain/rate-limit.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const PASSWORD = "a long test password";
@@ -416,7 +416,7 @@ Deno.test({
         "X-Forwarded-For is not trusted without TRUST_PROXY: spraying is still one address",
         async () => {
           const sprayer = new TestClient(server.url);
-          for (let i = 0; i < LOGIN_PER_IP.maxFailures; i++) {
+          for (let i = 0; i < LOGIN_PER_IP.max; i++) {
             const r = await sprayer.request("POST", "/api/login_reseller", {
               username: `user${i}@test.example`,
               password: "Summer2025!",
@@ -448,7 +448,7 @@ Deno.test({
 
       await t.step("one account tried from many addresses is throttled", async () => {
         const c = new TestClient(server.url);
-        for (let i = 0; i < LOGIN_PER_ACCOUNT.maxFailures; i++) {
+        for (let i = 0; i < LOGIN_PER_ACCOUNT.max; i++) {
           const r = await c.request("POST", "/api/login_reseller", {
             username: "bee@test.example",
             password: `guess ${i}`,
@@ -474,7 +474,7 @@ Deno.test({
         "spraying from one address is throttled, whatever X-Forwarded-For entries it forges",
         async () => {
           const c = new TestClient(server.url);
-          for (let i = 0; i < LOGIN_PER_IP.maxFailures; i++) {
+          for (let i = 0; i < LOGIN_PER_IP.max; i++) {
             const r = await c.request("POST", "/api/login_reseller", {
               username: `victim${i}@test.example`,
               password: "Winter2025!",
@@ -512,7 +512,7 @@ Deno.test({
 
           let failures = 0;
           let signIns = 0;
-          while (failures < TOTP_PER_ACCOUNT.maxFailures) {
+          while (failures < TOTP_PER_ACCOUNT.max) {
             const c = new TestClient(server.url);
             const r = await c.post("/api/login_admin", {
               username: "gus@test.example",
@@ -521,7 +521,7 @@ Deno.test({
             assert.equal(r.status, 200, r.text);
             signIns++;
             // Each sign-in ends after its third wrong code; the account's count goes on.
-            for (let i = 0; i < 3 && failures < TOTP_PER_ACCOUNT.maxFailures; i++) {
+            for (let i = 0; i < 3 && failures < TOTP_PER_ACCOUNT.max; i++) {
               const guess = String(100000 + failures * 7919).slice(-6);
               const v = await c.post("/api/verify-totp", { code: guess });
               assert.equal(v.status, 401, v.text);
