@@ -28,6 +28,7 @@ const LEVERS = new Set([
   "failEndpoint",
   "clearFaults",
   "listOrders",
+  "countsByReference",
   "setBalance",
   "setRate",
   "omitMarketPrice",
