@@ -6,10 +6,15 @@ import { getConfig } from "../src/config.ts";
 import { closeDb, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { ensureFirstAdmin } from "../src/domain/bootstrap.ts";
 import { buildApp, buildIsStale } from "./build.ts";
-import { forwardSimulators, mountSimulators, serveSimulatorsAlone } from "./simulators.ts";
+import {
+  answerInvariants,
+  forwardSimulators,
+  mountSimulators,
+  serveSimulatorsAlone,
+} from "./simulators.ts";
 import { seedDemoCatalogue } from "../src/domain/demo-catalogue.ts";
 import { seedDemoInbox } from "../src/domain/mail/demo-inbox.ts";
-import { getSuppliers } from "../src/integrations/suppliers.ts";
+import { getSuppliers, internalBaseUrl } from "../src/integrations/suppliers.ts";
 import { createJobRunner } from "../src/domain/jobs.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
@@ -100,6 +105,7 @@ async function listen(
   const { handler } = (await import(entry)) as { handler: NodeHandler };
   const simulatorsAt = Deno.env.get(SIMULATORS_URL);
   const simulators = simulatorsAt ? forwardSimulators(simulatorsAt) : mountSimulators(config);
+  const simulated = simulatorsAt !== undefined || simulators.names.length > 0;
   const staticFiles = createStaticFiles(resolve("dist/client"));
   const server = createServer((req, res) => {
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));
@@ -114,6 +120,7 @@ async function listen(
       } else res.writeHead(400).end("Bad request.");
       return;
     }
+    if (simulated && answerInvariants(req, res, db, simulatorsAt ?? internalBaseUrl())) return;
     if (!simulators.handle(req, res) && !staticFiles.handle(req, res)) handler(req, res);
   });
   await new Promise<void>((ok, fail) => {

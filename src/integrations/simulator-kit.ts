@@ -158,7 +158,7 @@ export function createFaultInjector(knobs: SimulatorKnobs, seed: number): FaultI
 }
 
 /** mulberry32: a tiny seeded generator, so a fault rate replays the same way every run. */
-function createSeededRandom(seed: number): () => number {
+export function createSeededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
