@@ -11,6 +11,7 @@
 //   admin confirmation.
 import type { Db } from "../db/client.ts";
 import {
+  inSnapshot,
   listDebitedOrderFacts,
   listOrderSuppliers,
   listPaidConsumerOrderFacts,
@@ -121,6 +122,13 @@ export async function checkInvariants(
   db: Db,
   options: { supplierCounts?: SupplierReferenceCount[] | null } = {},
 ): Promise<InvariantViolation[]> {
+  return await inSnapshot(db, (snapshot) => allViolations(snapshot, options.supplierCounts));
+}
+
+async function allViolations(
+  db: Db,
+  supplierCounts: SupplierReferenceCount[] | null | undefined,
+): Promise<InvariantViolation[]> {
   const ledger = (await checkLedger(db)).map((v): InvariantViolation => ({
     invariant: "ledger",
     subject: `${v.resellerName} (${v.resellerId})`,
@@ -130,6 +138,6 @@ export async function checkInvariants(
     ...ledger,
     ...await checkDebitedOrders(db),
     ...await checkConsumerOrders(db),
-    ...options.supplierCounts ? await checkSupplierSends(db, options.supplierCounts) : [],
+    ...supplierCounts ? await checkSupplierSends(db, supplierCounts) : [],
   ];
 }

@@ -13,6 +13,7 @@ import {
   listAllBalanceMovements,
   listResellerBalances,
 } from "../db/repositories/ledger.ts";
+import { inSnapshot } from "../db/repositories/invariants.ts";
 import {
   type ClaimAndDebit,
   claimKeyAndDebit,
@@ -110,6 +111,10 @@ export interface LedgerViolation {
  * previous row's new), and nothing is negative.
  */
 export async function checkLedger(db: Db): Promise<LedgerViolation[]> {
+  return await inSnapshot(db, ledgerViolations);
+}
+
+async function ledgerViolations(db: Db): Promise<LedgerViolation[]> {
   const resellers = await listResellerBalances(db);
   const movements = Map.groupBy(await listAllBalanceMovements(db), (row) => row.reseller_id);
   const violations: LedgerViolation[] = [];

@@ -68,3 +68,13 @@ export async function listOrderSuppliers(
 ): Promise<{ id: string; supplier: string }[]> {
   return await db.selectFrom("orders").select(["id", "supplier"]).execute();
 }
+
+/**
+ * Runs `read` in one snapshot (REPEATABLE READ), so a check that reads several tables sees them at
+ * one moment: on a live system a refund committing between two reads would otherwise show a
+ * balance that disagrees with its history. Inside a transaction already, it reads in that one.
+ */
+export async function inSnapshot<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return await read(db);
+  return await db.transaction().setIsolationLevel("repeatable read").execute(read);
+}
