@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TestClient } from "./client.ts";
 import { pubgOrder } from "./orders.ts";
+import type { InvariantViolation } from "../../src/domain/invariants.ts";
 
 const PASSWORD = "load reseller password";
 
@@ -51,4 +52,34 @@ export async function createSignedInResellers(
 export async function pubgOrderFor(reseller: SignedInReseller) {
   const { body, item } = await pubgOrder(reseller.client);
   return { body, cents: Math.round(item.price * 100) };
+}
+
+/** Asks the server for its invariants (GET /__sim/invariants) and fails on any violation. */
+export async function assertInvariantsHold(base: string): Promise<void> {
+  const r = await fetch(new URL("/__sim/invariants", base));
+  assert.equal(r.status, 200);
+  const { violations } = await r.json() as { violations: InvariantViolation[] };
+  assert.deepEqual(violations, []);
+}
+
+/**
+ * Lets the job runner and the admin's "refresh all" finish every open order: refreshes until no
+ * order is left open (new, pending, or paid and not delivered). Returns the refreshes it took.
+ */
+export async function settleOpenOrders(admin: TestClient, maxRounds = 120): Promise<number> {
+  for (let round = 1; round <= maxRounds; round++) {
+    const r = await admin.post("/api/reseller/orders/refresh_all_status");
+    assert.equal(r.status, 200, r.text);
+    if (r.json.checked === 0) return round;
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
+  throw new Error(`orders still open after ${maxRounds} refreshes`);
+}
+
+/** A free TCP port on 127.0.0.1, so a restarted server answers at the same address. */
+export function freePort(): number {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  return port;
 }
