@@ -175,13 +175,22 @@ export interface SimWorld {
   freeFire: { id: string; productId: string };
   consumerItem: { denom: string; price: number };
   figures: SimFigures;
+  /** A new client (cookie jar) that sends its requests to the world's instances in turn. */
+  client(headers?: Record<string, string>): TestClient;
   /** Resellers shared by the seeds, signed in once. */
   pool: SimReseller[];
 }
 
 /** Signs the demo admin in on a fresh demo server and reads the catalogue the steps use. */
-export async function openSimWorld(base: string, admin?: TestClient): Promise<SimWorld> {
-  const signedIn = admin ?? await signInDemoAdmin(base);
+export async function openSimWorld(base: string, others: string[] = []): Promise<SimWorld> {
+  const signedIn = await signInDemoAdmin(base);
+  const instances = [base, ...others];
+  const client = (headers: Record<string, string> = {}) => {
+    const made = new TestClient(base, headers);
+    if (others.length) made.alternate = instances;
+    return made;
+  };
+  signedIn.alternate = others.length ? instances : [];
   const games = (await signedIn.get("/api/admin/games"))
     .json as (GameDto & { supplierGameID?: string })[];
   const pubg = games.find((g) => g.supplierName === "pubgm")!;
@@ -199,6 +208,7 @@ export async function openSimWorld(base: string, admin?: TestClient): Promise<Si
     freeFire: { id: freeFire._id, productId: String(freeFire.supplierGameID) },
     consumerItem: { denom: item.nameSupplier, price },
     figures: emptyFigures(),
+    client,
     pool: [],
   };
 }
@@ -321,7 +331,7 @@ export async function runSeed(
       markup,
     });
     expect(created, [201], "create reseller");
-    const client = new TestClient(world.base);
+    const client = world.client();
     expect(
       await call(client, "POST", "/api/login_reseller", {
         username: email,
@@ -451,7 +461,7 @@ export async function runSeed(
     edit: (step: Extract<SimStep, { kind: "edit" }>) =>
       editMarkup(resellers[step.reseller], step.markup),
     manual: async (step: Extract<SimStep, { kind: "manual" }>) => {
-      const buyer = new TestClient(world.base, { "x-forwarded-for": consumerAddress() });
+      const buyer = world.client({ "x-forwarded-for": consumerAddress() });
       const made = await call(
         buyer,
         "POST",
@@ -472,7 +482,7 @@ export async function runSeed(
       }
     },
     consumer: async (step: Extract<SimStep, { kind: "consumer" }>) => {
-      const buyer = new TestClient(world.base, { "x-forwarded-for": consumerAddress() });
+      const buyer = world.client({ "x-forwarded-for": consumerAddress() });
       const { denom, price } = world.consumerItem;
       const made = await call(buyer, "POST", "/api/payment/hitpay/mlbb", paymentBody(denom, price));
       // A supplier fault during the account check refuses the payment before any order is paid.
@@ -514,7 +524,7 @@ export async function runSeed(
           );
         }
         const send = () =>
-          call(new TestClient(world.base), "POST", "/api/payment/hitpay/webhook", body, {
+          call(world.client(), "POST", "/api/payment/hitpay/webhook", body, {
             "content-type": "application/x-www-form-urlencoded",
           });
         const answers = webhook.parallel
