@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { seedDemoUsers } from "../src/domain/bootstrap.ts";
 import { withDb } from "./io.ts";
-import { checkLedger } from "../src/domain/ledger.ts";
+import { checkInvariants } from "../src/domain/invariants.ts";
+import { fetchSupplierCounts } from "../src/integrations/simulator-counts.ts";
 import { purgeExpired, RETENTION } from "../src/domain/housekeeping.ts";
 
 /** `migrate` and `seed`. */
@@ -39,16 +40,33 @@ export function registerDbCommands(program: Command): void {
     .description("Reseller balances and their history")
     .command("check")
     .description(
-      "Check every reseller: balance = sum of history deltas, rows chain, nothing negative; exits 1 on any violation",
+      "Check the invariants: balance = sum of history deltas, rows chain, nothing negative; every debited order " +
+        "open, delivered or refunded once; every paid consumer order verified and delivered or in error; " +
+        "with --simulators, no order at the suppliers twice. Exits 1 on any violation",
     )
     .option("--json", "print violations as JSON")
-    .action(async (opts: { json?: boolean }) => {
-      const violations = await withDb((db) => checkLedger(db));
+    .option(
+      "--simulators <url>",
+      "a running server in simulator mode: also check what its supplier simulators received",
+    )
+    .action(async (opts: { json?: boolean; simulators?: string }) => {
+      const supplierCounts = opts.simulators ? await fetchSupplierCounts(opts.simulators) : null;
+      if (opts.simulators && !supplierCounts) {
+        console.error(`No supplier simulators answer at ${opts.simulators}`);
+        Deno.exitCode = 2;
+        return;
+      }
+      const violations = await withDb((db) => checkInvariants(db, { supplierCounts }));
       if (opts.json) console.log(JSON.stringify(violations, null, 2));
-      else if (!violations.length) console.log("Ledger OK: every balance matches its history");
-      else {for (const v of violations) {
-          console.log(`${v.resellerName} (${v.resellerId}): ${v.problem}`);
-        }}
+      else if (!violations.length) {
+        console.log(
+          supplierCounts
+            ? "Invariants hold: ledger, orders, consumer payments and supplier sends"
+            : "Invariants hold: ledger, orders and consumer payments",
+        );
+      } else {
+        for (const v of violations) console.log(`${v.invariant}: ${v.subject}: ${v.problem}`);
+      }
       if (violations.length) Deno.exitCode = 1;
     });
 

@@ -6,10 +6,15 @@ import { getConfig } from "../src/config.ts";
 import { closeDb, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { ensureFirstAdmin } from "../src/domain/bootstrap.ts";
 import { buildApp, buildIsStale } from "./build.ts";
-import { forwardSimulators, mountSimulators, serveSimulatorsAlone } from "./simulators.ts";
+import {
+  answerInvariants,
+  forwardSimulators,
+  mountSimulators,
+  serveSimulatorsAlone,
+} from "./simulators.ts";
 import { seedDemoCatalogue } from "../src/domain/demo-catalogue.ts";
 import { seedDemoInbox } from "../src/domain/mail/demo-inbox.ts";
-import { getSuppliers } from "../src/integrations/suppliers.ts";
+import { getSuppliers, internalBaseUrl } from "../src/integrations/suppliers.ts";
 import { createJobRunner } from "../src/domain/jobs.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
@@ -104,6 +109,7 @@ async function listen(
   const { handler } = (await import(entry)) as { handler: NodeHandler };
   const simulatorsAt = Deno.env.get(SIMULATORS_URL);
   const simulators = simulatorsAt ? forwardSimulators(simulatorsAt) : mountSimulators(config);
+  const simulated = simulatorsAt !== undefined || simulators.names.length > 0;
   const staticFiles = createStaticFiles(resolve("dist/client"));
   const limits = config.http;
   // /api skips the page framework (issue 10); API_DISPATCH=astro sends it through Astro, for the
@@ -118,6 +124,7 @@ async function listen(
   const server = createServer((req, res) => {
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));
     if (refuseBadTarget(req, res)) return;
+    if (simulated && answerInvariants(req, res, db, simulatorsAt ?? internalBaseUrl())) return;
     if (simulators.handle(req, res) || staticFiles.handle(req, res)) return;
     (async () => {
       const body = await readBodyWithinLimits(req, res, limits);

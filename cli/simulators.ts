@@ -10,6 +10,9 @@ import { SIMULATOR_CREDENTIALS, SIMULATOR_PATHS } from "../src/integrations/supp
 import { YAHOO_SIMULATOR_PATH } from "../src/integrations/fx/client.ts";
 import { createHitPaySimulator } from "../src/integrations/hitpay/simulator.ts";
 import { HITPAY_SIMULATOR_PATH } from "../src/integrations/hitpay/client.ts";
+import { fetchSupplierCounts } from "../src/integrations/simulator-counts.ts";
+import { checkInvariants } from "../src/domain/invariants.ts";
+import type { Db } from "../src/db/client.ts";
 
 type Simulator = {
   handler: (request: Request) => Promise<Response>;
@@ -28,6 +31,7 @@ const LEVERS = new Set([
   "failEndpoint",
   "clearFaults",
   "listOrders",
+  "countsByReference",
   "setBalance",
   "setRate",
   "omitMarketPrice",
@@ -198,4 +202,28 @@ export function forwardSimulators(target: string): MountedSimulators {
       return true;
     },
   };
+}
+
+/**
+ * GET /__sim/invariants (simulator mode only, like /__sim/control): the system invariants checked
+ * by this server against its own database, with what the supplier simulators at `simulatorsUrl`
+ * received. The simulation asks it after every step: on PGlite no other process may open the data.
+ */
+export function answerInvariants(
+  req: IncomingMessage,
+  res: ServerResponse,
+  db: Db,
+  simulatorsUrl: string,
+): boolean {
+  if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/__sim/invariants") return false;
+  (async () => {
+    const supplierCounts = await fetchSupplierCounts(simulatorsUrl);
+    const violations = await checkInvariants(db, { supplierCounts });
+    await send(res, Response.json({ violations, supplierCounts }));
+  })().catch((error) => {
+    console.error(error);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  });
+  return true;
 }

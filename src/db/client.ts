@@ -45,7 +45,7 @@ export function createDb(options: DbOptions): Db {
       },
     });
     return new Kysely<Database>({
-      dialect: new PostgresJSDialect({ postgres: sql }),
+      dialect: new PostgresJSDialect({ postgres: guardReservedConnections(sql) }),
     });
   }
   mkdirSync(options.dataDir, { recursive: true });
@@ -62,6 +62,59 @@ export function createDb(options: DbOptions): Db {
     releasePgliteFolder(options.dataDir);
   };
   return db;
+}
+
+/** Errors after which a PostgreSQL connection is gone: closed, or its backend terminated. */
+const CONNECTION_LOST = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "ECONNRESET",
+  "57P01", // admin_shutdown: pg_terminate_backend, a fast shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+]);
+
+function connectionLost(error: unknown): boolean {
+  const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
+  return CONNECTION_LOST.has(String(code)) || CONNECTION_LOST.has(String(errno));
+}
+
+/**
+ * postgres.js 3.4 mishandles a reserved connection (Kysely reserves one per transaction) whose
+ * backend dies: the next query on it writes to a null socket from setImmediate, a TypeError that
+ * escapes every await and ends the process, and releasing it puts the dead connection back among
+ * the open ones (porsager/postgres#1154, #1208; unfixed in 3.4.9). So once a query on a reserved
+ * connection fails because the connection is gone, later queries on it fail with that error
+ * without touching the socket (Kysely's ROLLBACK included: the server already rolled back), and
+ * it is not released: the pool has already moved it to its closed connections, to reconnect.
+ */
+function guardReservedConnections(sql: postgres.Sql): postgres.Sql {
+  const reserve = async () => {
+    const reserved = await sql.reserve();
+    let lost: unknown = null;
+    return new Proxy(reserved, {
+      get(target, key, receiver) {
+        if (key === "release") return () => lost === null && target.release();
+        if (key !== "unsafe") return Reflect.get(target, key, receiver);
+        return (...args: Parameters<typeof target.unsafe>) => {
+          if (lost !== null) return Promise.reject(lost);
+          const query = target.unsafe(...args);
+          // Kysely's executeQuery passes options; a streamed query (cursor) has none and must not
+          // be started here. The app streams nothing.
+          if (args.length < 3) return query;
+          query.then(undefined, (error) => {
+            if (connectionLost(error)) lost = error;
+          });
+          return query;
+        };
+      },
+    });
+  };
+  return new Proxy(sql, {
+    get: (target, key, receiver) =>
+      key === "reserve" ? reserve : Reflect.get(target, key, receiver),
+  });
 }
 
 /** Raised when another live process has the embedded database open. */

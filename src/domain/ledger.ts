@@ -10,9 +10,10 @@ import {
   creditReseller,
   debitReseller,
   insertBalanceEntry,
-  listBalanceMovements,
+  listAllBalanceMovements,
   listResellerBalances,
 } from "../db/repositories/ledger.ts";
+import { inSnapshot } from "../db/repositories/invariants.ts";
 import {
   type ClaimAndDebit,
   claimKeyAndDebit,
@@ -110,10 +111,15 @@ export interface LedgerViolation {
  * previous row's new), and nothing is negative.
  */
 export async function checkLedger(db: Db): Promise<LedgerViolation[]> {
+  return await inSnapshot(db, ledgerViolations);
+}
+
+async function ledgerViolations(db: Db): Promise<LedgerViolation[]> {
   const resellers = await listResellerBalances(db);
+  const movements = Map.groupBy(await listAllBalanceMovements(db), (row) => row.reseller_id);
   const violations: LedgerViolation[] = [];
   for (const r of resellers) {
-    const rows = await listBalanceMovements(db, r.id);
+    const rows = movements.get(r.id) ?? [];
     const report = (problem: string) =>
       violations.push({ resellerId: r.id, resellerName: r.name, problem });
     if (r.balance_cents < 0) report(`negative balance ${r.balance_cents}`);

@@ -158,7 +158,7 @@ export function createFaultInjector(knobs: SimulatorKnobs, seed: number): FaultI
 }
 
 /** mulberry32: a tiny seeded generator, so a fault rate replays the same way every run. */
-function createSeededRandom(seed: number): () => number {
+export function createSeededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -262,6 +262,40 @@ export function createFaultGate(
       if (fault === "malformed") return garbageResponse();
       if (fault === "error") return errorResponse();
       return null;
+    },
+  };
+}
+
+/** What a supplier simulator received under one of our references (the invariant check reads it). */
+export interface ReferenceCount {
+  reference: string;
+  /** Create requests that reached the shop past the fault gate with this reference. */
+  requests: number;
+  /** Supplier orders that exist under this reference. */
+  orders: number;
+}
+
+/** Counts the create requests a supplier shop receives, by the caller's reference. */
+export function createReferenceCounter() {
+  const requests = new Map<string, number>();
+  return {
+    /** Notes one create request carrying `reference` (null: the caller sent none). */
+    received(reference: string | null): void {
+      const key = reference ?? "";
+      requests.set(key, (requests.get(key) ?? 0) + 1);
+    },
+    /** Every reference seen, with its orders counted in `orderReferences` (one entry per order). */
+    counts(orderReferences: (string | null)[]): ReferenceCount[] {
+      const orders = new Map<string, number>();
+      for (const reference of orderReferences) {
+        orders.set(reference ?? "", (orders.get(reference ?? "") ?? 0) + 1);
+      }
+      const keys = new Set([...requests.keys(), ...orders.keys()]);
+      return [...keys].map((reference) => ({
+        reference,
+        requests: requests.get(reference) ?? 0,
+        orders: orders.get(reference) ?? 0,
+      }));
     },
   };
 }

@@ -5,6 +5,11 @@ import { TestClient } from "../helpers/client.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoReseller, simControl } from "../helpers/sessions.ts";
 import { DEMO_RESELLER } from "../../src/domain/bootstrap.ts";
+import { openSimWorld, runSeed } from "../helpers/simulation.ts";
+import { SIM_SERVER_ENV, simulationSize } from "../helpers/simulation-size.ts";
+import { assertInvariantsHold, settleOpenOrders } from "../helpers/harness.ts";
+import { mountSimulators, serveSimulatorsAlone } from "../../cli/simulators.ts";
+import { loadConfig } from "../../src/config.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
@@ -130,6 +135,41 @@ Deno.test({
       });
     } finally {
       await Promise.all([a.stop(), b.stop()]);
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "[instances] the seeded simulation across two instances: requests alternate, sessions hold on both, jobs run once, invariants hold",
+  ignore: testBackend() !== "postgres",
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase();
+    // One set of simulators for both instances, so what the suppliers received is counted once.
+    const simulators = await serveSimulatorsAlone(
+      mountSimulators(loadConfig({ ...Deno.env.toObject(), APP_MODE: "demo" })),
+    );
+    const env = { ...SIM_SERVER_ENV, TOPUP_SIMULATORS_URL: simulators.url };
+    const [a, b] = await Promise.all([startTestServer(tdb, env), startTestServer(tdb, env)]);
+    try {
+      for (const target of ["moogold", "elitedias"]) {
+        await fetch(new URL("/__sim/control", a.url), {
+          method: "POST",
+          body: JSON.stringify({ target, action: "setKnobs", knobs: { completeAfterMs: 300 } }),
+        }).then((r) => r.body?.cancel());
+      }
+      const world = await openSimWorld(a.url, [b.url]);
+      const { seeds, steps } = simulationSize();
+      const count = Math.max(20, Math.round(seeds / 5));
+      for (let seed = 1; seed <= count; seed++) await runSeed(world, seed, { steps });
+      await settleOpenOrders(world.admin);
+      await assertInvariantsHold(b.url);
+      console.log(`two-instance simulation figures: ${JSON.stringify(world.figures)}`);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      simulators.close();
       await tdb.drop();
     }
   },

@@ -5,6 +5,9 @@ type Json = any;
 /** A small HTTP client with a cookie jar, like one browser tab. */
 export class TestClient {
   cookies = new Map<string, string>();
+  /** When set, requests go to these servers in turn (one browser tab across instances). */
+  alternate: string[] = [];
+  #turn = 0;
   constructor(
     readonly base: string,
     readonly headers: Record<string, string> = {},
@@ -25,7 +28,10 @@ export class TestClient {
       payload = typeof body === "string" ? body : JSON.stringify(body);
       h["content-type"] ??= "application/json";
     }
-    const response = await fetch(new URL(path, this.base), {
+    const base = this.alternate.length
+      ? this.alternate[this.#turn++ % this.alternate.length]
+      : this.base;
+    const response = await fetch(new URL(path, base), {
       method,
       headers: h,
       body: payload,

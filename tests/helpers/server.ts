@@ -5,6 +5,8 @@ export interface TestServer {
   pid: number;
   output(): string;
   stop(): Promise<void>;
+  /** Kills the process with SIGKILL (no shutdown of any kind), as a crash would. */
+  crash(): Promise<void>;
 }
 
 /**
@@ -68,6 +70,11 @@ export async function startTestServer(
     output: () => output,
     async stop() {
       child.kill("SIGTERM");
+      await child.status;
+      await Promise.all(pumps);
+    },
+    async crash() {
+      child.kill("SIGKILL");
       await child.status;
       await Promise.all(pumps);
     },

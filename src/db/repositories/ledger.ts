@@ -113,12 +113,19 @@ export async function listResellerBalances(
   return await db.selectFrom("resellers").select(["id", "name", "balance_cents"]).execute();
 }
 
-/** The movements of a reseller's history, oldest first, for the ledger check. */
-export async function listBalanceMovements(
+/** Every history row's movement, by reseller and oldest first, for the ledger check (one scan). */
+export async function listAllBalanceMovements(
   db: Db,
-  resellerId: string,
-): Promise<{ id: number; type: BalanceEntryType; old_cents: number; new_cents: number }[]> {
+): Promise<
+  {
+    id: number;
+    reseller_id: string;
+    type: BalanceEntryType;
+    old_cents: number;
+    new_cents: number;
+  }[]
+> {
   return await db.selectFrom("balance_history")
-    .select(["id", "type", "old_cents", "new_cents"])
-    .where("reseller_id", "=", resellerId).orderBy("id", "asc").execute();
+    .select(["id", "reseller_id", "type", "old_cents", "new_cents"])
+    .orderBy("reseller_id").orderBy("id", "asc").execute();
 }

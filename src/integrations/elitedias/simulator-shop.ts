@@ -2,7 +2,12 @@
 // the reseller balance. Orders reach their outcome lazily (computed when read), so the shop owns no
 // timers and tests leak nothing.
 
-import { formatSupplierDate, type SimulatorKnobs } from "../simulator-kit.ts";
+import {
+  createReferenceCounter,
+  formatSupplierDate,
+  type ReferenceCount,
+  type SimulatorKnobs,
+} from "../simulator-kit.ts";
 import { centsToDecimalString, dollarsToCents } from "../../domain/money.ts";
 import { ELITEDIAS_CATALOGUE } from "./catalogue.ts";
 import {
@@ -54,6 +59,8 @@ export interface ElitediasShop {
   acceptOrders(): void;
   /** Orders placed so far, oldest first. */
   listOrders(): ElitediasSimOrder[];
+  /** Top-up requests received and orders made, by our reference (reference "" = none sent). */
+  countsByReference(): ReferenceCount[];
   setBalance(amount: string | number): void;
 }
 
@@ -75,6 +82,7 @@ export function createElitediasShop(options: {
   }
   const orders = new Map<string, ElitediasSimOrder>();
   const orderIdByReference = new Map<string, string>();
+  const received = createReferenceCounter();
   let nextOrderNumber = FIRST_ORDER_NUMBER;
   let balanceCents = dollarsToCents(options.balance);
   let rejection: ElitediasRejection | null = null;
@@ -155,6 +163,7 @@ export function createElitediasShop(options: {
       const reference = typeof body.reference === "string" && body.reference !== ""
         ? body.reference
         : null;
+      received.received(reference);
       // A repeated reference answers with the order it already created: no second order, no
       // second debit, so a caller retrying after a timeout cannot double-deliver.
       const existingId = reference === null ? undefined : orderIdByReference.get(reference);
@@ -241,6 +250,9 @@ export function createElitediasShop(options: {
     },
     listOrders() {
       return [...orders.values()].map((order) => ({ ...order }));
+    },
+    countsByReference() {
+      return received.counts([...orders.values()].map((order) => order.reference));
     },
     setBalance(amount) {
       balanceCents = dollarsToCents(amount);

@@ -2,7 +2,13 @@
 // orders and the wallet. Orders move from processing to their outcome lazily (computed when read),
 // so the shop owns no timers and tests leak nothing.
 
-import { asObject, formatSupplierDate, type SimulatorKnobs } from "../simulator-kit.ts";
+import {
+  asObject,
+  createReferenceCounter,
+  formatSupplierDate,
+  type ReferenceCount,
+  type SimulatorKnobs,
+} from "../simulator-kit.ts";
 import { centsToDecimalString, dollarsToCents } from "../../domain/money.ts";
 import { checkMlbbAccount, checkOtherAccount } from "../elitedias/test-accounts.ts";
 import {
@@ -65,6 +71,8 @@ export interface MoogoldShop {
   acceptOrders(): void;
   /** Orders placed so far, oldest first. */
   listOrders(): MoogoldSimOrder[];
+  /** Create requests received and orders made, by our partnerOrderId (reference "" = none sent). */
+  countsByReference(): ReferenceCount[];
   setBalance(amount: string | number): void;
 }
 
@@ -85,6 +93,7 @@ export function createMoogoldShop(
   let nextOrderId = FIRST_ORDER_ID;
   let balanceCents = dollarsToCents(options.balance);
   let rejection: MoogoldRejection | null = null;
+  const received = createReferenceCounter();
 
   function findVariation(
     variationId: number,
@@ -195,6 +204,7 @@ export function createMoogoldShop(
 
     "order/create_order": (body) => {
       const data = asObject(body.data);
+      received.received(body.partnerOrderId === undefined ? null : String(body.partnerOrderId));
       if (data["product-id"] === undefined) return moogoldError("113", "Product id missing");
       if (rejection !== null) return moogoldError(rejection.code, rejection.message);
       const found = findVariation(Number(data["product-id"]));
@@ -296,6 +306,9 @@ export function createMoogoldShop(
     },
     listOrders() {
       return [...orders.values()].map((order) => ({ ...order }));
+    },
+    countsByReference() {
+      return received.counts([...orders.values()].map((order) => order.partnerOrderId));
     },
     setBalance(amount) {
       balanceCents = dollarsToCents(amount);

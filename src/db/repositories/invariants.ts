@@ -1,0 +1,80 @@
+// The reads behind the system invariants (src/domain/invariants.ts): each query returns the facts
+// one invariant judges, for every row at once, so `ledger check` and the simulation ask the same.
+import { sql } from "kysely";
+import type { Db } from "../client.ts";
+
+/** A reseller order with the balance rows that name it. */
+export interface DebitedOrderFacts {
+  id: string;
+  status: string;
+  placed: number;
+  refunded: number;
+}
+
+/** Every reseller order with its count of 'order_placed' and 'order_refunded' history rows. */
+export async function listDebitedOrderFacts(db: Db): Promise<DebitedOrderFacts[]> {
+  const { rows } = await sql<DebitedOrderFacts>`
+    SELECT o.id, o.status,
+      count(h.id) FILTER (WHERE h.type = 'order_placed')::int AS placed,
+      count(h.id) FILTER (WHERE h.type = 'order_refunded')::int AS refunded
+    FROM orders o LEFT JOIN balance_history h ON h.order_id = o.id
+    WHERE o.buyer_type = 'reseller'
+    GROUP BY o.id, o.status`.execute(db);
+  return rows.map((r) => ({ ...r, placed: Number(r.placed), refunded: Number(r.refunded) }));
+}
+
+/** A consumer order past payment, with the evidence of its payment and of the work on it. */
+export interface PaidConsumerOrderFacts {
+  id: string;
+  status: string;
+  payment_provider: string | null;
+  last_error: string | null;
+  /** Verified payment events (webhook or status query) that moved it to paid. */
+  paid_events: number;
+  /** Admin confirmations of a manual payment (audit rows). */
+  confirmations: number;
+  /** A job still due to run names the order (sending it, or watching its delivery). */
+  working: boolean;
+}
+
+/** Every consumer order in one of `statuses`, with its payment evidence. */
+export async function listPaidConsumerOrderFacts(
+  db: Db,
+  statuses: string[],
+): Promise<PaidConsumerOrderFacts[]> {
+  if (!statuses.length) return [];
+  const { rows } = await sql<PaidConsumerOrderFacts>`
+    SELECT o.id, o.status, o.payment_provider, o.last_error,
+      (SELECT count(*) FROM payment_events e
+        WHERE e.order_id = o.id AND e.outcome = 'paid')::int AS paid_events,
+      (SELECT count(*) FROM audit_log a
+        WHERE a.target_type = 'order' AND a.target_id = o.id
+          AND a.action = 'order.confirm_manual_payment')::int AS confirmations,
+      EXISTS (SELECT 1 FROM jobs j
+        WHERE j.done_at IS NULL AND j.attempts < j.max_attempts
+          AND j.payload ->> 'orderId' = o.id) AS working
+    FROM orders o
+    WHERE o.buyer_type = 'consumer' AND o.status IN (${sql.join(statuses)})`.execute(db);
+  return rows.map((r) => ({
+    ...r,
+    paid_events: Number(r.paid_events),
+    confirmations: Number(r.confirmations),
+  }));
+}
+
+/** Every order id with its supplier, to match what the suppliers received. */
+export async function listOrderSuppliers(
+  db: Db,
+): Promise<{ id: string; supplier: string }[]> {
+  return await db.selectFrom("orders").select(["id", "supplier"]).execute();
+}
+
+/**
+ * Runs `read` in one snapshot (REPEATABLE READ), so a check that reads several tables sees them at
+ * one moment: on a live system a refund committing between two reads would otherwise show a
+ * balance that disagrees with its history. Inside a transaction already, it reads in that one.
+ */
+export async function inSnapshot<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return await read(db);
+  return await db.transaction().setIsolationLevel("repeatable read").execute(read);
+}

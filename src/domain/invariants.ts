@@ -1,0 +1,143 @@
+// The system invariants (issue 9), in one place for `ledger check`, the tests and the seeded
+// simulation. Each holds at every moment, not only when the system is quiet:
+// - ledger: every balance = starting balance + Σ history deltas, rows chain, nothing negative
+//   (checkLedger);
+// - debited orders: every reseller order was debited once and is successful, pending (new) or
+//   in error and refunded exactly once;
+// - supplier sends: no order of ours exists twice at the suppliers (read from the simulators'
+//   counts by our reference, when they are reachable);
+// - consumer delivery: a paid consumer order is delivered, visibly in error, or has a job at work;
+// - consumer payment: no consumer order is paid without exactly one verified payment event or
+//   admin confirmation.
+import type { Db } from "../db/client.ts";
+import {
+  inSnapshot,
+  listDebitedOrderFacts,
+  listOrderSuppliers,
+  listPaidConsumerOrderFacts,
+} from "../db/repositories/invariants.ts";
+import type { SupplierReferenceCount } from "../integrations/simulator-counts.ts";
+import { checkLedger } from "./ledger.ts";
+import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "./payments/consumer-states.ts";
+
+export type InvariantName =
+  | "ledger"
+  | "debited orders"
+  | "supplier sends"
+  | "consumer delivery"
+  | "consumer payment";
+
+/** One broken invariant, about one reseller, order or reference. */
+export interface InvariantViolation {
+  invariant: InvariantName;
+  subject: string;
+  problem: string;
+}
+
+/** Every reseller order: debited once, then open, delivered, or failed and refunded once. */
+export async function checkDebitedOrders(db: Db): Promise<InvariantViolation[]> {
+  const violations: InvariantViolation[] = [];
+  const report = (subject: string, problem: string) =>
+    violations.push({ invariant: "debited orders", subject, problem });
+  for (const order of await listDebitedOrderFacts(db)) {
+    if (order.placed !== 1) report(order.id, `debited ${order.placed} times`);
+    if (order.status === "error") {
+      if (order.refunded !== 1) report(order.id, `in error, refunded ${order.refunded} times`);
+    } else if (["new", "pending", "successful"].includes(order.status)) {
+      if (order.refunded !== 0) report(order.id, `${order.status} but refunded`);
+    } else report(order.id, `unknown status ${order.status}`);
+  }
+  return violations;
+}
+
+/**
+ * Paid consumer orders: each paid by exactly one verified payment (a stored HitPay event that
+ * paid it, or an admin's confirmation of a manual payment), and each delivered, in error, or
+ * still being worked on with its last error shown when a step failed.
+ */
+export async function checkConsumerOrders(db: Db): Promise<InvariantViolation[]> {
+  const violations: InvariantViolation[] = [];
+  const facts = await listPaidConsumerOrderFacts(db, [PAYMENT_RECEIVED, DELIVERED, FAILED]);
+  for (const order of facts) {
+    const proofs = order.paid_events + order.confirmations;
+    if (proofs !== 1) {
+      violations.push({
+        invariant: "consumer payment",
+        subject: order.id,
+        problem: proofs === 0
+          ? `${order.status} without a verified payment event`
+          : `paid by ${proofs} payment events`,
+      });
+    }
+    if (order.status === PAYMENT_RECEIVED && !order.working && order.last_error === null) {
+      violations.push({
+        invariant: "consumer delivery",
+        subject: order.id,
+        problem: "paid, not delivered, no error shown and no job working on it",
+      });
+    }
+  }
+  return violations;
+}
+
+/**
+ * What the suppliers hold: at most one supplier order per order of ours, at its own supplier,
+ * under one of our order ids. Repeated create requests under one reference are allowed: both
+ * suppliers answer a repeat with the first order (EliteDias) or refuse it (MooGold 420).
+ */
+export async function checkSupplierSends(
+  db: Db,
+  counts: SupplierReferenceCount[],
+): Promise<InvariantViolation[]> {
+  const violations: InvariantViolation[] = [];
+  const report = (subject: string, problem: string) =>
+    violations.push({ invariant: "supplier sends", subject, problem });
+  const supplierOf = new Map((await listOrderSuppliers(db)).map((o) => [o.id, o.supplier]));
+  const ordersByReference = new Map<string, SupplierReferenceCount[]>();
+  for (const count of counts.filter((c) => c.orders > 0)) {
+    ordersByReference.set(count.reference, [
+      ...ordersByReference.get(count.reference) ?? [],
+      count,
+    ]);
+  }
+  for (const [reference, held] of ordersByReference) {
+    const total = held.reduce((sum, c) => sum + c.orders, 0);
+    const ours = supplierOf.get(reference);
+    if (reference === "") {
+      report("(no reference)", `${total} supplier orders without our reference`);
+    } else if (ours === undefined) report(reference, "a supplier order names no order of ours");
+    else if (total > 1) report(reference, `exists ${total} times at the suppliers`);
+    else if (held[0].supplier !== ours) {
+      report(reference, `sent to ${held[0].supplier}, not ${ours}`);
+    }
+  }
+  return violations;
+}
+
+/**
+ * Every invariant; the supplier one only when the simulators' counts are given (a live supplier
+ * does not tell us what it received).
+ */
+export async function checkInvariants(
+  db: Db,
+  options: { supplierCounts?: SupplierReferenceCount[] | null } = {},
+): Promise<InvariantViolation[]> {
+  return await inSnapshot(db, (snapshot) => allViolations(snapshot, options.supplierCounts));
+}
+
+async function allViolations(
+  db: Db,
+  supplierCounts: SupplierReferenceCount[] | null | undefined,
+): Promise<InvariantViolation[]> {
+  const ledger = (await checkLedger(db)).map((v): InvariantViolation => ({
+    invariant: "ledger",
+    subject: `${v.resellerName} (${v.resellerId})`,
+    problem: v.problem,
+  }));
+  return [
+    ...ledger,
+    ...await checkDebitedOrders(db),
+    ...await checkConsumerOrders(db),
+    ...supplierCounts ? await checkSupplierSends(db, supplierCounts) : [],
+  ];
+}

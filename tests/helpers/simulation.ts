@@ -1,0 +1,580 @@
+// The seeded simulation (issue 9, TigerBeetle style): a seed decides a short schedule of steps —
+// reseller orders (bursts, shared Idempotency-Keys, bad accounts), operator top-ups and deductions,
+// consumer payments with HitPay webhooks repeated, reordered and forged, manual payments, supplier
+// faults (error, timeout, garbage, slow answer, refusal), status refreshes and admin edits — run
+// against a real server and its simulators. After every step the server's invariants
+// (GET /__sim/invariants, src/domain/invariants.ts) must hold and no answer may be a 5xx other than
+// an upstream's 502. A failure names its seed; `npm run sim -- --seed N` replays the same schedule.
+import { TestClient } from "./client.ts";
+import { signInDemoAdmin } from "./sessions.ts";
+import { paymentBody, signedWebhook } from "./consumer-payments.ts";
+import { createSeededRandom } from "../../src/integrations/simulator-kit.ts";
+import { computeConsumerPrice } from "../../src/domain/pricing.ts";
+import { centsToDollars } from "../../src/domain/money.ts";
+import { AWAITING_PAYMENT } from "../../src/domain/payments/consumer-states.ts";
+import type { InvariantViolation } from "../../src/domain/invariants.ts";
+import type { GameDto } from "../../src/shared/game-types.ts";
+
+type Target = "moogold" | "elitedias";
+type Fault = "error" | "timeout" | "malformed";
+type WebhookKind = "completed" | "failed" | "pending" | "forged" | "wrongAmount" | "otherRequest";
+
+/** One step of a schedule; amounts are in "orders' worth" of the PUBG item, priced at run time. */
+export type SimStep =
+  | {
+    kind: "order";
+    reseller: number;
+    game: "pubg" | "freefire";
+    copies: number;
+    sharedKey: boolean;
+    validAccount: boolean;
+  }
+  | { kind: "topup"; reseller: number; units: number }
+  | { kind: "deduct"; reseller: number; units: number }
+  | { kind: "fault"; target: Target; fault: Fault; count: number; endpoint: string | null }
+  | { kind: "slow"; target: Target; latencyMs: number }
+  | { kind: "reject"; target: Target }
+  | { kind: "recover" }
+  | { kind: "refresh"; reseller: number | "admin" }
+  | { kind: "consumer"; webhooks: { kind: WebhookKind; copies: number; parallel: boolean }[] }
+  | { kind: "manual"; cancel: boolean; twice: boolean }
+  | { kind: "edit"; reseller: number; markup: number }
+  | { kind: "wait"; ms: number };
+
+/** A seed's world: its resellers' starting balances (in orders' worth) and its steps. */
+export interface Schedule {
+  seed: number;
+  resellers: number[];
+  steps: SimStep[];
+}
+
+const ENDPOINTS: Record<Target, (string | null)[]> = {
+  moogold: [
+    "order/create_order",
+    "order/order_detail",
+    "order/order_detail_partner_id",
+    "product/product_detail",
+    null,
+  ],
+  elitedias: ["elitedias_reseller_topup_api", "track_order", null],
+};
+
+/** The schedule a seed stands for: the same seed gives the same schedule, everywhere. */
+export function generateSchedule(seed: number, length: number): Schedule {
+  const random = createSeededRandom(seed);
+  const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)];
+  const chance = (p: number) => random() < p;
+  const resellers = Array.from({ length: int(2, 4) }, () => int(0, 6));
+  const reseller = () => int(0, resellers.length - 1);
+  const target = (): Target => pick(["moogold", "elitedias"] as const);
+  const weighted: [number, () => SimStep][] = [
+    [30, () => ({
+      kind: "order",
+      reseller: reseller(),
+      game: pick(["pubg", "freefire"] as const),
+      copies: chance(0.4) ? int(2, 6) : 1,
+      sharedKey: chance(0.3),
+      validAccount: chance(0.85),
+    })],
+    [16, () => ({
+      kind: "consumer",
+      webhooks: Array.from({ length: int(1, 5) }, () => ({
+        kind: pick(
+          [
+            "completed",
+            "completed",
+            "failed",
+            "pending",
+            "forged",
+            "wrongAmount",
+            "otherRequest",
+          ] as const,
+        ),
+        copies: int(1, 4),
+        parallel: chance(0.5),
+      })),
+    })],
+    [12, () => {
+      const t = target();
+      return {
+        kind: "fault",
+        target: t,
+        fault: pick(["error", "timeout", "malformed"] as const),
+        count: int(1, 3),
+        endpoint: pick(ENDPOINTS[t]),
+      };
+    }],
+    [4, () => ({ kind: "slow", target: target(), latencyMs: int(1100, 1600) })],
+    [4, () => ({ kind: "reject", target: target() })],
+    [6, () => ({ kind: "recover" })],
+    [6, () => ({ kind: "topup", reseller: reseller(), units: int(1, 4) })],
+    [5, () => ({ kind: "deduct", reseller: reseller(), units: int(1, 4) })],
+    [7, () => ({ kind: "refresh", reseller: chance(0.3) ? "admin" : reseller() })],
+    [3, () => ({ kind: "edit", reseller: reseller(), markup: int(0, 20) })],
+    [3, () => ({ kind: "manual", cancel: chance(0.3), twice: chance(0.4) })],
+    [4, () => ({ kind: "wait", ms: int(50, 400) })],
+  ];
+  const total = weighted.reduce((sum, [w]) => sum + w, 0);
+  const steps: SimStep[] = [];
+  for (let i = 0; i < length; i++) {
+    let roll = random() * total;
+    const entry = weighted.find(([w]) => (roll -= w) < 0) ?? weighted[0];
+    steps.push(entry[1]());
+  }
+  return { seed, resellers, steps };
+}
+
+/** What the simulation did, summed over seeds (RELIABILITY.md quotes these). */
+export interface SimFigures {
+  seeds: number;
+  steps: number;
+  requests: number;
+  faultsInjected: number;
+  ordersPlaced: number;
+  refusedInsufficient: number;
+  webhooksSent: number;
+  webhooksForged: number;
+  webhookReplays: number;
+  consumerOrders: number;
+  invariantChecks: number;
+}
+
+export function emptyFigures(): SimFigures {
+  return {
+    seeds: 0,
+    steps: 0,
+    requests: 0,
+    faultsInjected: 0,
+    ordersPlaced: 0,
+    refusedInsufficient: 0,
+    webhooksSent: 0,
+    webhooksForged: 0,
+    webhookReplays: 0,
+    consumerOrders: 0,
+    invariantChecks: 0,
+  };
+}
+
+interface Answer {
+  status: number;
+  text: string;
+  // deno-lint-ignore no-explicit-any
+  json: any;
+}
+
+const INSUFFICIENT = "Insufficient balance in your account, please check.";
+const RESELLER_PASSWORD = "sim reseller password";
+const DEFAULT_MARKUP = 5;
+
+/** The server under simulation: its admin session and the catalogue the steps order from. */
+export interface SimWorld {
+  base: string;
+  admin: TestClient;
+  pubgId: string;
+  freeFire: { id: string; productId: string };
+  consumerItem: { denom: string; price: number };
+  figures: SimFigures;
+  /** A new client (cookie jar) that sends its requests to the world's instances in turn. */
+  client(headers?: Record<string, string>): TestClient;
+  /** Resellers shared by the seeds, signed in once. */
+  pool: SimReseller[];
+}
+
+/** Signs the demo admin in on a fresh demo server and reads the catalogue the steps use. */
+export async function openSimWorld(base: string, others: string[] = []): Promise<SimWorld> {
+  const signedIn = await signInDemoAdmin(base);
+  const instances = [base, ...others];
+  const client = (headers: Record<string, string> = {}) => {
+    const made = new TestClient(base, headers);
+    if (others.length) made.alternate = instances;
+    return made;
+  };
+  signedIn.alternate = others.length ? instances : [];
+  const games = (await signedIn.get("/api/admin/games"))
+    .json as (GameDto & { supplierGameID?: string })[];
+  const pubg = games.find((g) => g.supplierName === "pubgm")!;
+  const freeFire = games.find((g) => g.supplierName === "Free Fire")!;
+  const mlbb = games.find((g) => g.supplierName === "mlbb")!;
+  const special = mlbb.packages.find((p) => p.name === "mlbb_special")!;
+  const item = special.gameItems.find((i) => !i.isHiddenConsumer)!;
+  const price = centsToDollars(
+    computeConsumerPrice(item, { markupPercent: special.markupConsumer }),
+  );
+  return {
+    base,
+    admin: signedIn,
+    pubgId: pubg._id,
+    freeFire: { id: freeFire._id, productId: String(freeFire.supplierGameID) },
+    consumerItem: { denom: item.nameSupplier, price },
+    figures: emptyFigures(),
+    client,
+    pool: [],
+  };
+}
+
+class SimFailure extends Error {}
+
+interface SimReseller {
+  id: string;
+  email: string;
+  client: TestClient;
+  markup: Record<string, number>;
+  prices: {
+    pubg: { key: string; name: string; price: number };
+    freefire: { key: string; name: string; price: number };
+  };
+}
+
+/**
+ * Runs one seed's schedule; throws with the seed, the step and the rerun command when an answer
+ * is a 5xx or unexpected, or an invariant breaks.
+ */
+export async function runSeed(
+  world: SimWorld,
+  seed: number,
+  options: { steps: number; log?: (line: string) => void },
+): Promise<void> {
+  const schedule = generateSchedule(seed, options.steps);
+  const log = options.log ?? (() => {});
+  const { figures } = world;
+  let stepIndex = -1;
+  const fail = (problem: string): never => {
+    const step = stepIndex < 0
+      ? "set-up"
+      : `step ${stepIndex + 1} ${JSON.stringify(schedule.steps[stepIndex])}`;
+    throw new SimFailure(
+      `simulation seed ${seed} failed at ${step}: ${problem}\n` +
+        `schedule: ${JSON.stringify(schedule)}\nrerun: npm run sim -- --seed ${seed}`,
+    );
+  };
+  const call = async (
+    client: TestClient,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Answer> => {
+    figures.requests++;
+    const r = await client.request(method, path, body, headers);
+    if (r.status >= 500 && r.status !== 502) {
+      fail(`${method} ${path} answered ${r.status}: ${r.text.slice(0, 300)}`);
+    }
+    return r;
+  };
+  const expect = (r: Answer, statuses: number[], what: string) => {
+    if (!statuses.includes(r.status)) {
+      fail(`${what}: expected ${statuses.join(" or ")}, got ${r.status} ${r.text.slice(0, 300)}`);
+    }
+  };
+  const control = async (target: string, action: string, args: unknown[] = [], knobs?: unknown) => {
+    figures.requests++;
+    const r = await fetch(new URL("/__sim/control", world.base), {
+      method: "POST",
+      body: JSON.stringify({ target, action, args, knobs }),
+    });
+    const json = await r.json();
+    if (r.status !== 200) fail(`simulator control ${target} ${action}: ${JSON.stringify(json)}`);
+    return json.result;
+  };
+  const checkInvariants = async () => {
+    figures.requests++;
+    figures.invariantChecks++;
+    const r = await fetch(new URL("/__sim/invariants", world.base));
+    if (r.status !== 200) fail(`invariant check answered ${r.status}`);
+    const { violations } = await r.json() as { violations: InvariantViolation[] };
+    if (violations.length) fail(`invariants broken: ${JSON.stringify(violations, null, 1)}`);
+  };
+  const recover = async () => {
+    for (const target of ["moogold", "elitedias"]) {
+      await control(target, "clearFaults");
+      await control(target, "acceptOrders");
+      await control(target, "setKnobs", [], { latencyMs: 0 });
+    }
+  };
+
+  // Set-up: this seed's resellers, each signed in on its own client.
+  const unitCents = await (async () => {
+    const probe = await call(world.admin, "GET", `/api/admin/games`);
+    const pubg = (probe.json as GameDto[]).find((g) => g._id === world.pubgId)!;
+    return Math.max(1, Math.round(pubg.gameItems[0].cost * 120));
+  })();
+  // The world's pool of signed-in resellers (a password hash per account is too slow to make new
+  // ones per seed), each brought to this seed's starting balance and markup.
+  const resellers: SimReseller[] = [];
+  for (const [i, units] of schedule.resellers.entries()) {
+    const reseller = world.pool[i] ?? await joinPool(i);
+    const balance = await call(reseller.client, "GET", "/api/current_user");
+    expect(balance, [200], "reseller balance");
+    const change = units * unitCents - Math.round(balance.json.user.balance * 100);
+    if (change !== 0) {
+      const move = change > 0 ? "balance_topup" : "balance_deduct";
+      const amount = centsToDollars(Math.abs(change));
+      expect(
+        await call(world.admin, "POST", `/api/${move}/reseller/${reseller.id}`, { amount }),
+        [200],
+        "starting balance",
+      );
+    }
+    if (reseller.markup.pubgm !== DEFAULT_MARKUP) await editMarkup(reseller, DEFAULT_MARKUP);
+    reseller.prices = await pricesFor(reseller);
+    resellers.push(reseller);
+  }
+  async function joinPool(i: number): Promise<SimReseller> {
+    const email = `sim-${i}-${crypto.randomUUID().slice(0, 8)}@sim.example`;
+    const markup = { mlbb: 5, mlbb_global: 5, mlbb_special: 5, pubgm: DEFAULT_MARKUP };
+    const created = await call(world.admin, "POST", "/api/reseller", {
+      name: email.split("@")[0],
+      email,
+      password: RESELLER_PASSWORD,
+      balance: 0,
+      markup,
+    });
+    expect(created, [201], "create reseller");
+    const client = world.client();
+    expect(
+      await call(client, "POST", "/api/login_reseller", {
+        username: email,
+        password: RESELLER_PASSWORD,
+      }),
+      [200],
+      "reseller sign-in",
+    );
+    world.pool[i] = { id: created.json._id, email, client, markup, prices: undefined! };
+    return world.pool[i];
+  }
+  async function editMarkup(r: SimReseller, pubgm: number) {
+    r.markup = { ...r.markup, pubgm };
+    const edited = await call(world.admin, "PUT", `/api/reseller/${r.id}`, {
+      name: r.email.split("@")[0],
+      phone: "",
+      email: r.email,
+      remarks: `markup ${pubgm}`,
+      disableDiscounts: false,
+      markup: r.markup,
+    });
+    expect(edited, [200], "admin edit");
+    r.prices = await pricesFor(r);
+  }
+  async function pricesFor(r: SimReseller): Promise<SimReseller["prices"]> {
+    const pubg = await call(r.client, "GET", `/api/resellers/game/${world.pubgId}`);
+    const ff = await call(r.client, "GET", `/api/resellers/game/${world.freeFire.id}`);
+    expect(pubg, [200], "PUBG catalogue");
+    expect(ff, [200], "Free Fire catalogue");
+    return { pubg: pubg.json.gameItems[0], freefire: ff.json.gameItems[0] };
+  }
+  let consumerCount = 0;
+  const consumerAddress = () => {
+    consumerCount++;
+    return `10.${(seed >> 8) & 255}.${seed & 255}.${consumerCount}`;
+  };
+
+  const steps: Record<SimStep["kind"], (step: never) => Promise<void>> = {
+    order: async (step: Extract<SimStep, { kind: "order" }>) => {
+      const r = resellers[step.reseller];
+      const item = r.prices[step.game];
+      const userid = step.validAccount
+        ? (step.game === "pubg" ? "5551234" : "123456789")
+        : "invalid-1";
+      const body = step.game === "pubg"
+        ? {
+          game: "PUBG Mobile",
+          supplierGameName: "pubgm",
+          userid,
+          serverid: "",
+          denom: item.key,
+          userName: "Sim",
+          itemName: item.name,
+          amount: item.price,
+          cost: 0,
+        }
+        : {
+          game: "Free Fire",
+          productID: world.freeFire.productId,
+          userid,
+          serverid: "",
+          denom: item.key,
+          userName: "Sim",
+          itemName: item.name,
+          amount: item.price,
+          cost: 0,
+        };
+      const path = step.game === "pubg" ? "/api/reseller/place_order" : "/api/create_order";
+      const key = step.sharedKey ? { "idempotency-key": `sim-${seed}-${stepIndex}` } : undefined;
+      const answers = await Promise.all(
+        Array.from({ length: step.copies }, () => call(r.client, "POST", path, body, key)),
+      );
+      for (const a of answers) {
+        expect(a, [201, 403], "order");
+        if (a.status === 403 && a.json?.error !== INSUFFICIENT) fail(`403 with ${a.text}`);
+      }
+      const ids = new Set(answers.filter((a) => a.status === 201).map((a) => a.json.order.id));
+      if (step.sharedKey && ids.size > 1) fail(`one Idempotency-Key made ${ids.size} orders`);
+      figures.ordersPlaced += ids.size;
+      figures.refusedInsufficient += answers.filter((a) => a.status === 403).length;
+    },
+    topup: async (step: Extract<SimStep, { kind: "topup" }>) => {
+      const r = resellers[step.reseller];
+      expect(
+        await call(world.admin, "POST", `/api/balance_topup/reseller/${r.id}`, {
+          amount: centsToDollars(step.units * unitCents),
+        }),
+        [200],
+        "top-up",
+      );
+    },
+    deduct: async (step: Extract<SimStep, { kind: "deduct" }>) => {
+      const r = resellers[step.reseller];
+      expect(
+        await call(world.admin, "POST", `/api/balance_deduct/reseller/${r.id}`, {
+          amount: centsToDollars(step.units * unitCents),
+        }),
+        [200, 409],
+        "deduct",
+      );
+    },
+    fault: async (step: Extract<SimStep, { kind: "fault" }>) => {
+      figures.faultsInjected += step.count;
+      await control(
+        step.target,
+        "forceNext",
+        step.endpoint === null ? [step.fault, step.count] : [step.fault, step.count, step.endpoint],
+      );
+    },
+    slow: async (step: Extract<SimStep, { kind: "slow" }>) => {
+      figures.faultsInjected++;
+      await control(step.target, "setKnobs", [], { latencyMs: step.latencyMs });
+    },
+    reject: async (step: Extract<SimStep, { kind: "reject" }>) => {
+      figures.faultsInjected++;
+      await control(step.target, "rejectOrders");
+    },
+    recover,
+    refresh: async (step: Extract<SimStep, { kind: "refresh" }>) => {
+      const client = step.reseller === "admin" ? world.admin : resellers[step.reseller].client;
+      expect(
+        await call(client, "POST", "/api/reseller/orders/refresh_all_status"),
+        [200],
+        "refresh",
+      );
+    },
+    edit: (step: Extract<SimStep, { kind: "edit" }>) =>
+      editMarkup(resellers[step.reseller], step.markup),
+    manual: async (step: Extract<SimStep, { kind: "manual" }>) => {
+      const buyer = world.client({ "x-forwarded-for": consumerAddress() });
+      const made = await call(
+        buyer,
+        "POST",
+        "/api/payment/manual/mlbb",
+        paymentBody(world.consumerItem.denom, world.consumerItem.price),
+      );
+      expect(made, [201, 400, 409, 502], "manual payment");
+      if (made.status !== 201) return;
+      figures.consumerOrders++;
+      const path = `/api/orders/${made.json.orderID}/confirm-payment`;
+      expect(
+        await call(world.admin, "POST", path, { cancel: step.cancel }),
+        [200],
+        "confirm payment",
+      );
+      if (step.twice) {
+        expect(await call(world.admin, "POST", path, { cancel: false }), [409], "confirm again");
+      }
+    },
+    consumer: async (step: Extract<SimStep, { kind: "consumer" }>) => {
+      const buyer = world.client({ "x-forwarded-for": consumerAddress() });
+      const { denom, price } = world.consumerItem;
+      const made = await call(buyer, "POST", "/api/payment/hitpay/mlbb", paymentBody(denom, price));
+      // A supplier fault during the account check refuses the payment before any order is paid.
+      expect(made, [201, 400, 409, 502], "consumer payment");
+      if (made.status !== 201) return;
+      figures.consumerOrders++;
+      const orderId = made.json.orderID as string;
+      const requests = await control("hitpay", "listRequests") as {
+        id: string;
+        reference_number: string;
+      }[];
+      const requestId = requests.find((q) => q.reference_number === orderId)?.id;
+      if (!requestId) fail(`no HitPay request for ${orderId}`);
+      const fields = (kind: WebhookKind) => {
+        const status = kind === "failed" ? "failed" : kind === "pending" ? "pending" : "completed";
+        return {
+          payment_id: `pay-${orderId}${
+            kind === "wrongAmount" ? "-amount" : kind === "otherRequest" ? "-request" : ""
+          }`,
+          payment_request_id: kind === "otherRequest" ? `forged-${requestId}` : requestId!,
+          reference_number: orderId,
+          phone: "",
+          amount: (kind === "wrongAmount" ? price + 1 : price).toFixed(2),
+          currency: "SGD",
+          status,
+        };
+      };
+      // Per event key: one answer is fresh (200 not duplicate, or 409 refused), every other copy
+      // is a duplicate; a forged signature is always 401.
+      const fresh = new Map<string, number>();
+      let paid = false;
+      for (const webhook of step.webhooks) {
+        const f = fields(webhook.kind);
+        let body = signedWebhook(f);
+        if (webhook.kind === "forged") {
+          body = body.replace(
+            /hmac=[0-9a-f]/,
+            (m) => m.endsWith("0") ? `${m.slice(0, -1)}1` : `${m.slice(0, -1)}0`,
+          );
+        }
+        const send = () =>
+          call(world.client(), "POST", "/api/payment/hitpay/webhook", body, {
+            "content-type": "application/x-www-form-urlencoded",
+          });
+        const answers = webhook.parallel
+          ? await Promise.all(Array.from({ length: webhook.copies }, send))
+          : await (async () => {
+            const out: Answer[] = [];
+            for (let i = 0; i < webhook.copies; i++) out.push(await send());
+            return out;
+          })();
+        figures.webhooksSent += answers.length;
+        const key = `${f.payment_id}:${f.status}`;
+        for (const a of answers) {
+          if (webhook.kind === "forged") {
+            figures.webhooksForged++;
+            expect(a, [401], "forged webhook");
+            continue;
+          }
+          expect(a, [200, 409], `webhook ${webhook.kind}`);
+          const isFresh = a.status === 409 || a.json.duplicate === false;
+          if (isFresh) fresh.set(key, (fresh.get(key) ?? 0) + 1);
+          else figures.webhookReplays++;
+          if (a.status === 409 && !["wrongAmount", "otherRequest"].includes(webhook.kind)) {
+            fail(`valid ${webhook.kind} refused: ${a.text}`);
+          }
+        }
+        if (webhook.kind === "completed") paid = true;
+      }
+      for (const [key, count] of fresh) {
+        if (count !== 1) fail(`webhook ${key} applied ${count} times (no dedupe)`);
+      }
+      const status = await call(buyer, "GET", `/api/order/${orderId}/status`);
+      expect(status, [200], "order status");
+      if (paid === (status.json.status === AWAITING_PAYMENT)) {
+        fail(`after ${paid ? "a" : "no"} verified payment the order is ${status.json.status}`);
+      }
+    },
+    wait: (step: Extract<SimStep, { kind: "wait" }>) =>
+      new Promise((ok) => setTimeout(ok, step.ms)),
+  };
+
+  await checkInvariants();
+  for (stepIndex = 0; stepIndex < schedule.steps.length; stepIndex++) {
+    const step = schedule.steps[stepIndex];
+    log(`seed ${seed} step ${stepIndex + 1}: ${JSON.stringify(step)}`);
+    await steps[step.kind](step as never);
+    figures.steps++;
+    await checkInvariants();
+  }
+  stepIndex = schedule.steps.length - 1;
+  await recover();
+  await checkInvariants();
+  figures.seeds++;
+}
