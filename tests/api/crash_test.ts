@@ -244,10 +244,16 @@ Deno.test({
     const server = await startTestServer(tdb, SIM_SERVER_ENV);
     const name = new URL(tdb.env.DATABASE_URL).pathname.slice(1);
     const killer = postgres(Deno.env.get("TEST_DATABASE_URL")!, { max: 1, onnotice: () => {} });
-    try {
+    let phase = "set-up";
+    // A request left waiting by postgres.js must fail this test, not hang the run.
+    const watchdog = new Promise<never>((_, fail) =>
+      setTimeout(() => fail(new Error(`no progress after 120 s in phase "${phase}"`)), 120_000)
+    );
+    const drill = async () => {
       const world = await openWorld(server.url, 1);
       const work = await roundOfWork(server.url, world, 0);
       let terminated = 0;
+      phase = "terminating";
       const inFlight = attempt(work);
       for (let i = 0; i < TERMINATIONS; i++) {
         await new Promise((ok) => setTimeout(ok, 100));
@@ -257,11 +263,17 @@ Deno.test({
       }
       await inFlight;
       assert.ok(terminated > 0, "connections were terminated");
+      phase = "retrying";
       await retryUntilAnswered(work);
+      phase = "settling";
       await settleOpenOrders(world.admin);
+      phase = "checking";
       await assertInvariantsHold(server.url);
       await assertExactlyOnce(world, work, 1);
       console.log(`terminate figures: ${JSON.stringify({ terminated, requests: work.length })}`);
+    };
+    try {
+      await Promise.race([drill(), watchdog]);
     } finally {
       await killer.end();
       // Not a graceful stop: a request or job left waiting by postgres.js after a terminated
