@@ -31,8 +31,9 @@ interface Lane {
   handler: JobHandler;
   /** The jobs of this kind running now. */
   running: Set<Promise<void>>;
-  /** A claim is under way; `again` asks for another one after it. */
+  /** A claim is under way (`claim`, which starts the jobs it claims); `again` asks for another. */
   claiming: boolean;
+  claim?: Promise<unknown>;
   again: boolean;
   timer?: ReturnType<typeof setTimeout>;
 }
@@ -127,11 +128,13 @@ export function createJobRunner(
     lane.claiming = true;
     lane.again = false;
     try {
-      await fill(lane);
+      lane.claim = fill(lane);
+      await lane.claim;
     } catch (error) {
       log(`job runner (${lane.kind}): ${error instanceof Error ? error.message : error}`);
     } finally {
       lane.claiming = false;
+      lane.claim = undefined;
     }
     // A full lane claims again when one of its jobs ends; a kick during the claim means now.
     if (lane.again) schedule(lane, 0);
@@ -151,7 +154,15 @@ export function createJobRunner(
     async stop() {
       stopped = true;
       for (const lane of lanes) clearTimeout(lane.timer);
-      await Promise.all(lanes.flatMap((lane) => [...lane.running]));
+      // A claim under way starts the jobs it claims after this point: wait for claims and jobs
+      // until none is left, so nothing touches the database once stop resolves.
+      for (;;) {
+        const pending = lanes.flatMap((
+          lane,
+        ) => [...(lane.claim ? [lane.claim] : []), ...lane.running]);
+        if (!pending.length) return;
+        await Promise.allSettled(pending);
+      }
     },
     kick: kickAll,
     async runOnce() {

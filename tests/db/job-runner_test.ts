@@ -7,6 +7,7 @@ import { createReseller } from "../../src/domain/users.ts";
 import { placeResellerOrder } from "../../src/domain/orders/place.ts";
 import { orderJobHandlers } from "../../src/domain/orders/jobs.ts";
 import { createJobRunner } from "../../src/domain/jobs.ts";
+import { enqueueJob } from "../../src/db/repositories/jobs.ts";
 import { createSecretBox } from "../../src/domain/secret-box.ts";
 import { setWebhookUrl, webhookJobHandlers } from "../../src/domain/webhooks.ts";
 import type { GameItemDto } from "../../src/shared/game-types.ts";
@@ -138,6 +139,42 @@ Deno.test({
       await hanging.shutdown();
       await quick.shutdown();
       sim.close();
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    `[job runner:${backend}] stop waits for a claim under way and the jobs it claims, so nothing runs after it`,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    try {
+      await withHandle(tdb, async (db) => {
+        await enqueueJob(db, "probe", { n: 1 });
+        await enqueueJob(db, "probe", { n: 2 });
+        const finished: number[] = [];
+        const runner = createJobRunner(db, {
+          probe: async (payload) => {
+            await new Promise((ok) => setTimeout(ok, 50));
+            finished.push(payload.n as number);
+            return true;
+          },
+        }, { worker: "stop-test" });
+        // start() begins a claim at once; stopping while it is under way must wait for it and
+        // for the jobs it hands out (a shutdown then closes the database under nothing). On
+        // PostgreSQL the claim is still on the wire here; PGlite answers it within the tick.
+        runner.start();
+        await new Promise((ok) => setTimeout(ok, 0));
+        await runner.stop();
+        const atStop = [...finished].sort();
+        const done = await db.selectFrom("jobs").select("done_at").execute();
+        assert.deepEqual(atStop, [1, 2]);
+        assert.ok(done.every((j) => j.done_at !== null), "both jobs are marked done by then");
+      });
+    } finally {
       await tdb.drop();
     }
   },
