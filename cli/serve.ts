@@ -312,9 +312,17 @@ export function registerServe(program: Command): void {
     });
 }
 
+/** How long a clean stop may take before the process exits anyway (a query that never ends). */
+const STOP_GRACE_MS = 20_000;
+
 /** Stop cleanly on Ctrl-C or SIGTERM, so PGlite can flush and release its data folder. */
 function stopOnSignal(running: RunningServer): () => Promise<void> {
   const stop = async () => {
+    const timer = setTimeout(() => {
+      console.error(`serve: not stopped cleanly within ${STOP_GRACE_MS / 1000} s; exiting`);
+      Deno.exit(1);
+    }, STOP_GRACE_MS);
+    Deno.unrefTimer(timer);
     await running.close();
     await closeDb();
     Deno.exit(0);
