@@ -11,11 +11,11 @@ import { TestClient } from "../helpers/client.ts";
 import { signInDemoReseller } from "../helpers/sessions.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { routeUrl, scanApiRoutes } from "../helpers/api-routes.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { createAdmin } from "../../src/domain/admins.ts";
 import { generateTotpCode } from "../../src/domain/totp.ts";
 import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
 import { LOGIN_PER_ACCOUNT, LOGIN_PER_IP, TOTP_PER_ACCOUNT } from "../../src/domain/rate-limit.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const PASSWORD = "a long test password";
@@ -28,14 +28,11 @@ async function withServer(
   const tdb = await createTestDatabase();
   await withHandle(tdb, async (db) => {
     await seedDemoUsers(db);
-    await createReseller(db, {
+    await createTestReseller(db, {
       name: "Bee Reseller",
       email: "bee@test.example",
       password: PASSWORD,
       balanceCents: 100_000,
-      markup: {},
-      twoFAEnabled: false,
-      createdBy: "test",
     });
     await createAdmin(db, {
       name: "Gus Guessed",

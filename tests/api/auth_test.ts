@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { createAdmin } from "../../src/domain/admins.ts";
 import { generateTotpCode, generateTotpSecret } from "../../src/domain/totp.ts";
 import { DEMO_ADMIN, DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const PASSWORD = "correct horse battery";
 let tdb: TestDatabase;
@@ -37,14 +37,12 @@ async function setUp() {
       rank: "Admin",
       createdBy: "test",
     });
-    await createReseller(db, {
+    await createTestReseller(db, {
       name: "Tfa Reseller",
       email: "tfa@test.example",
       password: PASSWORD,
       balanceCents: 0,
-      markup: {},
       twoFAEnabled: true,
-      createdBy: "test",
     });
   });
   server = await startTestServer(tdb);

@@ -11,8 +11,8 @@ import { TestClient } from "../helpers/client.ts";
 import { signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { type ApiRoute, routeUrl, scanApiRoutes } from "../helpers/api-routes.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const LONG = Deno.env.get("LONG") === "1";
@@ -258,24 +258,18 @@ Deno.test({
     const tdb = await createTestDatabase();
     await withHandle(tdb, async (db) => {
       await seedDemoUsers(db);
-      await createReseller(db, {
+      await createTestReseller(db, {
         name: "Bee Reseller",
         email: "bee@test.example",
         password: B_PASSWORD,
         balanceCents: 100_000,
-        markup: {},
-        twoFAEnabled: false,
-        createdBy: "test",
       });
       // The holder of the v1 keys: the fuzz of the key routes fills the other resellers' slots.
-      await createReseller(db, {
+      await createTestReseller(db, {
         name: "Kay Keyholder",
         email: "kay@test.example",
         password: B_PASSWORD,
         balanceCents: 100_000,
-        markup: {},
-        twoFAEnabled: false,
-        createdBy: "test",
       });
     });
     const server = await startTestServer(tdb);

@@ -6,12 +6,12 @@ import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { findResellerByEmail } from "../../src/db/repositories/resellers.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
 import type { OrderExportRow } from "../../src/db/repositories/orders-export.ts";
 import { writeOrdersWorkbook } from "../../src/domain/order-export.ts";
 import { Writable } from "node:stream";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const HEADER = [
   "Order ID",
@@ -91,12 +91,9 @@ Deno.test({
       await seedDemoUsers(db);
       const demoRow = (await findResellerByEmail(db, DEMO_RESELLER.email))!;
       const demo = { id: demoRow.id, name: demoRow.name };
-      const created = await createReseller(db, {
+      const created = await createTestReseller(db, {
         ...OTHER,
         balanceCents: 0,
-        markup: {},
-        twoFAEnabled: false,
-        createdBy: "test",
       });
       const other = { id: created._id, name: created.name };
       const rows = Array.from({ length: ORDERS }, (_, i) => order(i, demo));

@@ -9,9 +9,9 @@ import { createTestDatabase, testBackend, withHandle } from "../helpers/backends
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { seedDemoUsers } from "../../src/domain/bootstrap.ts";
 import { API_KEY_REQUESTS } from "../../src/domain/rate-limit.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const V1_DIR = new URL("../../src/pages/api/v1/", import.meta.url).pathname;
@@ -86,14 +86,11 @@ Deno.test({
           ["Cee Reseller", "cee@test.example", C_PASSWORD, 1],
         ] as const
       ) {
-        await createReseller(db, {
+        await createTestReseller(db, {
           name,
           email,
           password,
           balanceCents,
-          markup: {},
-          twoFAEnabled: false,
-          createdBy: "test",
         });
       }
     });

@@ -4,8 +4,8 @@ import { startTestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoReseller, simControl } from "../helpers/sessions.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const PASSWORD = "b-reseller-pass";
@@ -17,14 +17,12 @@ Deno.test({
     const tdb = await createTestDatabase();
     await withHandle(tdb, async (db) => {
       await seedDemoUsers(db);
-      await createReseller(db, {
+      await createTestReseller(db, {
         name: "Bee Reseller",
         email: "bee@test.example",
         password: PASSWORD,
         balanceCents: 50,
         markup: { mlbb: 1, mlbb_special: 1, mlbb_global: 1 },
-        twoFAEnabled: false,
-        createdBy: "test",
       });
     });
     const server = await startTestServer(tdb);

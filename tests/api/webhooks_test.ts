@@ -4,13 +4,13 @@ import { startTestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoAdmin, signInDemoReseller, simControl } from "../helpers/sessions.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { seedDemoUsers } from "../../src/domain/bootstrap.ts";
 import {
   verifyWebhookSignature,
   WEBHOOK_SIGNATURE_HEADER,
 } from "../../src/shared/webhook-signature.ts";
 import type { WebhookDeliveryDto } from "../../src/shared/webhook-types.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const BEE_PASSWORD = "b-reseller-pass";
@@ -70,14 +70,12 @@ Deno.test({
     const tdb = await createTestDatabase();
     await withHandle(tdb, async (db) => {
       await seedDemoUsers(db);
-      await createReseller(db, {
+      await createTestReseller(db, {
         name: "Bee Reseller",
         email: "bee@test.example",
         password: BEE_PASSWORD,
         balanceCents: 5000,
         markup: { mlbb: 1, mlbb_special: 1, mlbb_global: 1 },
-        twoFAEnabled: false,
-        createdBy: "test",
       });
     });
     // Retries a second apart instead of the production schedule's minutes and hours.

@@ -5,9 +5,9 @@ import { findLiveSession, insertSession } from "../../src/db/repositories/sessio
 import { claimTotpStep } from "../../src/db/repositories/totp-steps.ts";
 import { countInWindow, recordHit } from "../../src/db/repositories/login-attempts.ts";
 import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { createAdmin } from "../../src/domain/admins.ts";
 import { ConflictError } from "../../src/domain/errors.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -98,14 +98,13 @@ Deno.test({
           },
         );
 
-        const reseller = await createReseller(db, {
+        const reseller = await createTestReseller(db, {
           name: "Rita",
           email: "rita@example.com",
           password: "long enough",
           balanceCents: 12_345,
           markup: { mlbb: 5 },
           twoFAEnabled: true,
-          createdBy: "test",
         });
 
         await t.step(

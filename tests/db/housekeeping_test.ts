@@ -4,7 +4,7 @@ import { createTestDatabase, testBackend, withHandle } from "../helpers/backends
 import { purgeExpired } from "../../src/domain/housekeeping.ts";
 import { insertSession } from "../../src/db/repositories/sessions.ts";
 import { createAdmin } from "../../src/domain/admins.ts";
-import { createReseller } from "../../src/domain/users.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();
 
@@ -52,14 +52,11 @@ Deno.test({
           { kind: "k", payload: "{}", created_at: sql`now() - interval '60 days'` as never },
         ]).execute();
 
-        const reseller = await createReseller(db, {
+        const reseller = await createTestReseller(db, {
           name: "Hooked",
           email: "hooked@test.example",
           password: "long enough",
           balanceCents: 0,
-          markup: {},
-          twoFAEnabled: false,
-          createdBy: "test",
         });
         const event = (id: string, days: number) => ({
           id,

@@ -3,13 +3,13 @@ import { sql } from "kysely";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { startTestSuppliers } from "../helpers/suppliers.ts";
 import type { Db } from "../../src/db/client.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { launchGame, LaunchGameSchema } from "../../src/domain/launch.ts";
 import { placeResellerOrder } from "../../src/domain/orders/place.ts";
 import { sendOrderToSupplier } from "../../src/domain/orders/fulfil.ts";
 import { checkInvariants, type InvariantViolation } from "../../src/domain/invariants.ts";
 import { PAYMENT_RECEIVED } from "../../src/domain/payments/consumer-states.ts";
 import type { SupplierReferenceCount } from "../../src/integrations/simulator-counts.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -57,14 +57,12 @@ Deno.test({
           }),
           { _id: null, name: "test" },
         );
-        const reseller = await createReseller(db, {
+        const reseller = await createTestReseller(db, {
           name: "Planter",
           email: "planter@test.example",
           password: "long enough",
           balanceCents: 100_000,
           markup: { mlbb: 1, mlbb_special: 1, mlbb_global: 1 },
-          twoFAEnabled: false,
-          createdBy: "test",
         });
         const game = await db.selectFrom("games").select("game_items")
           .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();

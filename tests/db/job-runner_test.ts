@@ -3,7 +3,6 @@ import { createTestDatabase, testBackend, withHandle } from "../helpers/backends
 import { startTestSuppliers } from "../helpers/suppliers.ts";
 import { launchPubgMobile, pubgOrderInput } from "../helpers/orders.ts";
 import type { Db } from "../../src/db/client.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { placeResellerOrder } from "../../src/domain/orders/place.ts";
 import { orderJobHandlers } from "../../src/domain/orders/jobs.ts";
 import { createJobRunner } from "../../src/domain/jobs.ts";
@@ -11,6 +10,7 @@ import { enqueueJob } from "../../src/db/repositories/jobs.ts";
 import { createSecretBox } from "../../src/domain/secret-box.ts";
 import { setWebhookUrl, webhookJobHandlers } from "../../src/domain/webhooks.ts";
 import type { GameItemDto } from "../../src/shared/game-types.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();
 const box = createSecretBox("a test key of at least thirty-two characters");
@@ -64,14 +64,11 @@ Deno.test({
           .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
         const denom = (game.game_items as GameItemDto[])[0].nameSupplier;
         const reseller = async (name: string, port: number) => {
-          const r = await createReseller(db, {
+          const r = await createTestReseller(db, {
             name,
             email: `${name.toLowerCase()}@test.example`,
             password: "long enough",
             balanceCents: 10_000,
-            markup: {},
-            twoFAEnabled: false,
-            createdBy: "test",
           });
           await setWebhookUrl(
             db,

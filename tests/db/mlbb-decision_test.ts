@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { startTestSuppliers } from "../helpers/suppliers.ts";
 import type { Db } from "../../src/db/client.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { createMobileLegendsGame } from "../../src/domain/demo-catalogue.ts";
 import { placeResellerOrder } from "../../src/domain/orders/place.ts";
 import {
@@ -12,6 +11,7 @@ import {
 } from "../../src/domain/verification.ts";
 import { ConflictError, ValidationError } from "../../src/domain/errors.ts";
 import type { GamePackageDto } from "../../src/shared/game-types.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();
 
@@ -56,14 +56,12 @@ Deno.test({
         await db.insertInto("restricted_mlbb_users")
           .values({ user_id: RESTRICTED[0], server_id: RESTRICTED[1], created_by: "test" })
           .execute();
-        const reseller = await createReseller(db, {
+        const reseller = await createTestReseller(db, {
           name: "Agreeing",
           email: "agreeing@test.example",
           password: "long enough",
           balanceCents: 100_000_000,
           markup: { mlbb: 10, mlbb_special: 10, mlbb_global: 10 },
-          twoFAEnabled: false,
-          createdBy: "test",
         });
         const seen = new Set<string>();
         for (let state = 0; state < 16; state++) {

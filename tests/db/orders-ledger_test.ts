@@ -4,7 +4,6 @@ import { startTestSuppliers } from "../helpers/suppliers.ts";
 import { launchPubgMobile, pubgOrderInput } from "../helpers/orders.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { OrderRow } from "../../src/db/schema.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { createMobileLegendsGame } from "../../src/domain/demo-catalogue.ts";
 import { launchGame, LaunchGameSchema } from "../../src/domain/launch.ts";
 import { type PlaceOrderInput, placeResellerOrder } from "../../src/domain/orders/place.ts";
@@ -18,19 +17,18 @@ import { ConflictError, InsufficientBalanceError } from "../../src/domain/errors
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
 import { computeResellerPrice } from "../../src/domain/pricing.ts";
 import type { GameItemDto } from "../../src/shared/game-types.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
 async function newReseller(db: Db, name: string, balanceCents: number) {
-  return await createReseller(db, {
+  return await createTestReseller(db, {
     name,
     email: `${name.toLowerCase().replaceAll(" ", ".")}@test.example`,
     password: "long enough",
     balanceCents,
     markup: { mlbb: 10, mlbb_special: 10, mlbb_global: 10, pubgm: 5 },
-    twoFAEnabled: false,
-    createdBy: "test",
   });
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
-import { createReseller } from "../../src/domain/users.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 Deno.test({
   name:
@@ -32,14 +32,12 @@ Deno.test({
     };
     try {
       await withHandle(tdb, (db) =>
-        createReseller(db, {
+        createTestReseller(db, {
           name: "Ola Reseller",
           email: "ola@resell.example",
           password: "ola's first password",
           balanceCents: 2000,
           markup: { mlbb: 1, mlbb_global: 1, mlbb_special: 1, pubgm: 2 },
-          twoFAEnabled: false,
-          createdBy: "test",
         }));
 
       const args = ["reseller", "topup", "--email", "ola@resell.example", "--amount", "10.50"];

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { OrderRow } from "../../src/db/schema.ts";
-import { createReseller } from "../../src/domain/users.ts";
 import { createSecretBox } from "../../src/domain/secret-box.ts";
 import {
   deliverWebhookEvent,
@@ -11,6 +10,7 @@ import {
   setWebhookUrl,
   WEBHOOK_DELIVER_JOB,
 } from "../../src/domain/webhooks.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();
 const box = createSecretBox("a test key of at least thirty-two characters");
@@ -62,14 +62,11 @@ Deno.test({
     const tdb = await createTestDatabase(backend);
     try {
       await withHandle(tdb, async (db) => {
-        const wren = await createReseller(db, {
+        const wren = await createTestReseller(db, {
           name: "Wren",
           email: "wren@test.example",
           password: "long enough",
           balanceCents: 1000,
-          markup: {},
-          twoFAEnabled: false,
-          createdBy: "test",
         });
         const order = orderOf(wren._id);
 
