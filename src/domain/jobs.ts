@@ -7,17 +7,25 @@ export type JobHandler = (payload: Record<string, unknown>) => Promise<boolean>;
 export interface JobRunner {
   start(): void;
   stop(): Promise<void>;
-  /** Looks for due jobs now instead of at the next tick (after an order commits). */
-  kick(): void;
+  /**
+   * Looks for due jobs of `kinds` (every kind when none is given) now instead of at the next tick
+   * (after an order commits).
+   */
+  kick(...kinds: string[]): void;
   /** One pass over due jobs of every kind; returns how many ran. */
   runOnce(): Promise<number>;
 }
 
 const KICK_KEY = Symbol.for("topup.jobs.kick");
 
-/** Asks this process's job runner to look for work now; a no-op where none runs. */
-export function kickJobs(): void {
-  (globalThis as { [KICK_KEY]?: () => void })[KICK_KEY]?.();
+type Kick = (...kinds: string[]) => void;
+
+/**
+ * Asks this process's job runner to look for jobs of `kinds` (every kind when none is given) now;
+ * a no-op where none runs. Naming the kind just queued spares the other lanes a claim each.
+ */
+export function kickJobs(...kinds: string[]): void {
+  (globalThis as { [KICK_KEY]?: Kick })[KICK_KEY]?.(...kinds);
 }
 
 /** Seconds before attempt n+1: 2, 4, 8 … capped at five minutes. */
@@ -141,15 +149,17 @@ export function createJobRunner(
     else if (lane.running.size < concurrency) schedule(lane, interval);
   }
 
-  const kickAll = () => {
-    for (const lane of lanes) schedule(lane, 0);
+  const kick: Kick = (...kinds) => {
+    for (const lane of lanes) {
+      if (!kinds.length || kinds.includes(lane.kind)) schedule(lane, 0);
+    }
   };
 
   return {
     start() {
       stopped = false;
-      (globalThis as { [KICK_KEY]?: () => void })[KICK_KEY] = kickAll;
-      kickAll();
+      (globalThis as { [KICK_KEY]?: Kick })[KICK_KEY] = kick;
+      kick();
     },
     async stop() {
       stopped = true;
@@ -164,7 +174,7 @@ export function createJobRunner(
         await Promise.allSettled(pending);
       }
     },
-    kick: kickAll,
+    kick,
     async runOnce() {
       const started = (await Promise.all(lanes.map(fill))).flat();
       await Promise.all(started);

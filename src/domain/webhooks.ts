@@ -332,5 +332,5 @@ export async function resendDelivery(
   const eventId = await findOwnDeliveryEventId(db, resellerId, deliveryId);
   if (!eventId) throw new NotFoundError("Delivery not found");
   await enqueueJob(db, WEBHOOK_DELIVER_JOB, { eventId, retry: -1 });
-  kickJobs();
+  kickJobs(WEBHOOK_DELIVER_JOB);
 }

@@ -1,5 +1,9 @@
 import type { APIContext } from "astro";
-import { type PlaceOrderInput, placeResellerOrder } from "../domain/orders/place.ts";
+import {
+  type PlaceOrderInput,
+  placeResellerOrder,
+  SUPPLIER_CREATE_JOB,
+} from "../domain/orders/place.ts";
 import { kickJobs } from "../domain/jobs.ts";
 import { readJson, requireReseller } from "./http.ts";
 import {
@@ -37,6 +41,6 @@ export async function handlePlaceOrder(
     input,
     key,
   );
-  kickJobs();
+  kickJobs(SUPPLIER_CREATE_JOB);
   return Response.json(result.body, { status: result.status });
 }

@@ -176,3 +176,44 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: `[job runner:${backend}] a kick for one kind claims that kind's jobs and leaves the others`,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    try {
+      await withHandle(tdb, async (db) => {
+        const ran: string[] = [];
+        const record = (kind: string) => () => {
+          ran.push(kind);
+          return Promise.resolve(true);
+        };
+        // A minute between ticks: within the test a lane claims only when kicked.
+        const runner = createJobRunner(db, { mail: record("mail"), supplier: record("supplier") }, {
+          worker: "kick-test",
+          intervalMs: 60_000,
+        });
+        // Due a little after start, so the claims start() makes find nothing.
+        const due = new Date(Date.now() + 1500);
+        await enqueueJob(db, "mail", {}, due);
+        await enqueueJob(db, "supplier", {}, due);
+        runner.start();
+        try {
+          await new Promise((ok) => setTimeout(ok, due.getTime() - Date.now() + 100));
+          runner.kick("supplier");
+          await until("the supplier job runs", () => ran.includes("supplier"));
+          await new Promise((ok) => setTimeout(ok, 300));
+          assert.deepEqual(ran, ["supplier"], "the mail lane was not asked to claim");
+          runner.kick();
+          await until("the mail job runs", () => ran.includes("mail"));
+        } finally {
+          await runner.stop();
+        }
+      });
+    } finally {
+      await tdb.drop();
+    }
+  },
+});

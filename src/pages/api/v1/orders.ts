@@ -4,6 +4,7 @@ import { V1OrderInput, V1OrdersQuery } from "../../../server/reseller-api-inputs
 import { idempotencyKeyOf } from "../../../server/order-inputs.ts";
 import { listApiOrders, placeApiOrder } from "../../../domain/reseller-api.ts";
 import { kickJobs } from "../../../domain/jobs.ts";
+import { SUPPLIER_CREATE_JOB } from "../../../domain/orders/place.ts";
 
 export const GET = v1Route(async ({ context: { locals, url }, reseller, seesHiddenGames }) => {
   const query = readQuery(url, V1OrdersQuery);
@@ -21,6 +22,6 @@ export const POST = v1Route(async ({ context: { locals, request }, reseller, see
     input,
     key,
   );
-  kickJobs();
+  kickJobs(SUPPLIER_CREATE_JOB);
   return Response.json(result.body, { status: result.status });
 });
