@@ -1,11 +1,13 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 
 /**
- * A cache for public pages that are the same for every visitor (the consumer storefront): the
- * page rendered for an anonymous GET is answered from memory for as long as `version()` (read on
- * every request: one small query) gives the same answer, so a crowd on the top-up page costs one
- * read per visit and one render per catalogue change. A request with a cookie or a query string,
- * and an answer other than a 200 without Set-Cookie, never touch it.
+ * A cache for public pages that are the same for every visitor (the consumer storefront): a page
+ * rendered for a GET is answered from memory for as long as `version()` (read on every request:
+ * one small query) gives the same answer, so a crowd on the top-up page costs one read per visit
+ * and one render per catalogue change. Only pages whose HTML reads neither cookies nor the query
+ * string belong here: a visitor's cookies (a signed-in admin looking at the shop) and a shared
+ * link's query (`?fbclid=…`, `?utm_source=…`) get the same page from memory. An answer other than
+ * a 200 without Set-Cookie is never stored.
  */
 export interface PageCache {
   /** Resolves true when it answered (from memory, or through `render`, storing the page). */
@@ -30,8 +32,8 @@ export function createPageCache(
   const pages = new Map<string, Page>();
   return {
     async handle(req, res, render) {
-      const url = req.url ?? "";
-      if (req.method !== "GET" || !cacheable.has(url) || req.headers.cookie) return false;
+      const url = (req.url ?? "").split("?")[0];
+      if (req.method !== "GET" || !cacheable.has(url)) return false;
       const current = await version();
       const page = pages.get(url);
       if (page?.version === current) {
