@@ -139,14 +139,21 @@ export async function refundResellerOrder(
   });
 }
 
-/** A pending reseller order is delivered, with its order.successful webhook event, once. */
-async function markResellerOrderSuccessful(db: Db, orderId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/**
+ * A pending reseller order is delivered, with its order.successful webhook event, once. Returns
+ * the delivered order, or undefined when it was no longer pending.
+ */
+async function markResellerOrderSuccessful(
+  db: Db,
+  orderId: string,
+): Promise<OrderRow | undefined> {
+  return await db.transaction().execute(async (trx) => {
     const order = await transitionOrder(trx, orderId, ["pending"], {
       status: "successful",
       last_error: null,
     });
     if (order) await queueOrderEvents(trx, order, ["order.successful"]);
+    return order;
   });
 }
 
@@ -178,34 +185,49 @@ async function failOrder(db: Db, order: OrderRow, reason: string): Promise<void>
   else await refundResellerOrder(db, order.id, reason);
 }
 
-/** Applies a verdict to an order: forward moves only, refund on a definitive failure. */
+/**
+ * Applies a verdict to `order` (as read just before asking the supplier): forward moves only,
+ * refund on a definitive failure. Returns the order as it now stands when an update returned it
+ * (or nothing needed changing), undefined when only a fresh read can tell.
+ */
 async function applyVerdict(
   db: Db,
   order: OrderRow,
   verdict: SupplierVerdict,
   siteUrl?: string,
-): Promise<void> {
+): Promise<OrderRow | undefined> {
   const { toSend, atSupplier } = stagesOf(order);
   if (verdict.kind === "failed") {
     await failOrder(db, order, verdict.reason);
-  } else if (verdict.kind === "unknown") {
+    return undefined;
+  }
+  if (verdict.kind === "unknown") {
     await noteOrderError(db, order.id, verdict.reason);
-  } else if (verdict.status === "failed") {
+    return undefined;
+  }
+  if (verdict.status === "failed") {
     await transitionOrder(db, order.id, [toSend], {
       status: atSupplier,
       supplier_order_id: verdict.supplierOrderId,
     });
     await failOrder(db, order, "supplier reports the order failed");
-  } else {
-    await transitionOrder(db, order.id, [toSend], {
+    return undefined;
+  }
+  // Orders never move back to where they wait to be sent: one that was past it when read (a
+  // pending reseller order being checked) has nothing to record here.
+  const atStage = order.status === toSend
+    ? await transitionOrder(db, order.id, [toSend], {
       status: atSupplier,
       supplier_order_id: verdict.supplierOrderId,
       last_error: null,
-    });
-    if (verdict.status !== "successful") return;
-    if (order.buyer_type === "consumer") await deliverConsumerOrder(db, order.id, siteUrl);
-    else await markResellerOrderSuccessful(db, order.id);
+    })
+    : order;
+  if (verdict.status !== "successful") return atStage;
+  if (order.buyer_type === "consumer") {
+    await deliverConsumerOrder(db, order.id, siteUrl);
+    return undefined;
   }
+  return await markResellerOrderSuccessful(db, order.id);
 }
 
 /**
@@ -221,14 +243,45 @@ export async function sendOrderToSupplier(
   siteUrl?: string,
 ): Promise<boolean> {
   const order = await findOrderById(db, orderId);
-  if (!order || !awaitsSending(order)) return true;
+  return !order || (await sendToSupplier(db, suppliers, order, siteUrl)).done;
+}
+
+/**
+ * `sendOrderToSupplier` for an order just read: `done` is false when the answer was uncertain;
+ * `after` is the order as it then stands, when the update that moved it returned it.
+ */
+async function sendToSupplier(
+  db: Db,
+  suppliers: Suppliers,
+  order: OrderRow,
+  siteUrl?: string,
+): Promise<{ done: boolean; after?: OrderRow }> {
+  if (!awaitsSending(order)) return { done: true };
   // Only MooGold needs the game: it orders by the product id the game was launched from.
   const productId = order.supplier === "monkey" && order.game_id
     ? await findSupplierGameId(db, order.game_id)
     : null;
   const verdict = await createAtSupplier(suppliers, order, productId);
-  await applyVerdict(db, order, verdict, siteUrl);
-  return verdict.kind !== "unknown";
+  const after = await applyVerdict(db, order, verdict, siteUrl);
+  return { done: verdict.kind !== "unknown", after };
+}
+
+/**
+ * The supplier-create job: sends the order (`sendOrderToSupplier`), then, once the supplier has
+ * it, queues the checks that follow it until it ends (`watchAtSupplier`). False when the answer
+ * was uncertain and the job should run again.
+ */
+export async function sendAndWatch(
+  db: Db,
+  suppliers: Suppliers,
+  orderId: string,
+  siteUrl?: string,
+): Promise<boolean> {
+  const order = await findOrderById(db, orderId);
+  if (!order) return true;
+  const { done, after } = await sendToSupplier(db, suppliers, order, siteUrl);
+  if (done) await watchAtSupplier(db, after ?? await findOrderById(db, orderId), siteUrl);
+  return done;
 }
 
 /**
@@ -247,10 +300,9 @@ export async function refreshOrder(
   const verdict = await checkAtSupplier(suppliers, order);
   if (awaitsSending(order) && verdict.kind === "unknown") {
     await sendOrderToSupplier(db, suppliers, order.id, siteUrl);
-  } else {
-    await applyVerdict(db, order, verdict, siteUrl);
+    return (await findOrderById(db, orderId))!;
   }
-  return (await findOrderById(db, orderId))!;
+  return await applyVerdict(db, order, verdict, siteUrl) ?? (await findOrderById(db, orderId))!;
 }
 
 /** Seconds before the first status check: EliteDias and MooGold usually deliver within this. */
@@ -262,13 +314,16 @@ const FIRST_CHECK_SECONDS = 3;
  * reseller's bot or webhook receiver has no one to press refresh. A reseller's own refresh still
  * works meanwhile; `orders refresh` (cron) catches what the checks give up on.
  */
-export async function watchAtSupplier(db: Db, orderId: string, siteUrl?: string): Promise<void> {
-  const order = await findOrderById(db, orderId);
+async function watchAtSupplier(
+  db: Db,
+  order: OrderRow | undefined,
+  siteUrl?: string,
+): Promise<void> {
   if (!order?.supplier_order_id || !isOpenAtSupplier(order)) return;
   await enqueueJob(
     db,
     SUPPLIER_STATUS_JOB,
-    { orderId, siteUrl },
+    { orderId: order.id, siteUrl },
     new Date(Date.now() + FIRST_CHECK_SECONDS * 1000),
   );
 }
