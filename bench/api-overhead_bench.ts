@@ -13,6 +13,7 @@ import {
   startBareServer,
   startBenchApp,
 } from "./harness.ts";
+import { LeanClient, textOf } from "./lean-client.ts";
 import { appendResults } from "./results.ts";
 
 const clients = Number(Deno.args[0] ?? 50);
@@ -25,21 +26,24 @@ function report(target: string, run: LoadResult) {
     ms(percentile(run.latencies, 50))
   } | ${ms(percentile(run.latencies, 99))} | ${
     (run.cpuUsedMs / run.latencies.length).toFixed(3)
-  } ms | ${run.failures} |`;
+  } ms | ${(run.loadCpuMs / run.latencies.length).toFixed(3)} ms | ${run.failures} |`;
   rows.push(row);
   console.log(row);
 }
 
-const get = async (url: string, headers: Record<string, string>, status: number) => {
-  const r = await fetch(url, { headers });
-  await r.arrayBuffer();
-  return r.status === status;
-};
+const get = async (client: LeanClient, path: string, status: number) =>
+  (await client.get(path)).status === status;
+/** One lean connection per client, none signed in. */
+const anonymousAt = (base: string) => Array.from({ length: clients }, () => new LeanClient(base));
+const closeAll = (all: LeanClient[]) => all.forEach((c) => c.close());
 
 if (buildIsStale()) await buildApp();
 console.log(`${clients} clients, ${seconds} s each; PostgreSQL; everything on this machine.`);
-console.log("| target | req/s | p50 | p99 | server CPU per request | failures |");
-console.log("| ------ | ----- | --- | --- | ---------------------- | -------- |");
+const header = [
+  "| target | req/s | p50 | p99 | server CPU per request | load generator CPU per request | failures |",
+  "| ------ | ----- | --- | --- | ---------------------- | ------------------------------ | -------- |",
+];
+console.log(header.join("\n"));
 
 let signedOutBody = "";
 // Before and after: /api through Astro (API_DISPATCH=astro), then through our own router.
@@ -50,19 +54,17 @@ for (const dispatch of ["astro", "router"]) {
   });
   const through = dispatch === "astro" ? "through Astro" : "through the /api router";
   try {
-    const url = `${app.server.url}/api/current_user`;
-    const anonymous = Array.from({ length: clients }, () => ({}));
-    signedOutBody ||= await (await fetch(url)).text();
+    const path = "/api/current_user";
+    const anonymous = anonymousAt(app.server.url);
+    signedOutBody ||= textOf(await anonymous[0].get(path));
     report(
       `app ${through}, signed out (401)`,
-      await closedLoop(anonymous, app.server.pid, seconds, (h) => get(url, h, 401)),
+      await closedLoop(anonymous, app.server.pid, seconds, (c) => get(c, path, 401)),
     );
-    const cookies = app.sessions.map((c) => ({
-      cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-    }));
+    closeAll(anonymous);
     report(
       `app ${through}, signed in (200)`,
-      await closedLoop(cookies, app.server.pid, seconds, (h) => get(url, h, 200)),
+      await closedLoop(app.lean, app.server.pid, seconds, (c) => get(c, path, 200)),
     );
   } finally {
     await app.stop();
@@ -71,11 +73,12 @@ for (const dispatch of ["astro", "router"]) {
 
 const bare = await startBareServer(signedOutBody, "application/json");
 try {
-  const anonymous = Array.from({ length: clients }, () => ({}));
+  const anonymous = anonymousAt(bare.url);
   report(
     "ceiling: bare Deno.serve, the 401's bytes",
-    await closedLoop(anonymous, bare.pid, seconds, (h) => get(`${bare.url}/`, h, 200)),
+    await closedLoop(anonymous, bare.pid, seconds, (c) => get(c, "/", 200)),
   );
+  closeAll(anonymous);
 } finally {
   await bare.stop();
 }
@@ -86,9 +89,9 @@ await appendResults("API overhead", `npm run bench -- api-overhead ${clients} ${
   "(API_DISPATCH=astro, before) and through src/api-router.ts (after); the ceiling answers the",
   "401's bytes.",
   "Server CPU per request is the serving process's user + system time over the row. The load",
-  "generator, the app and PostgreSQL share the machine's cores with other work.",
+  "generator (bench/lean-client.ts: one kept-alive connection per client), the app and",
+  "PostgreSQL share the machine's cores.",
   "",
-  "| target | req/s | p50 | p99 | server CPU per request | failures |",
-  "| ------ | ----- | --- | --- | ---------------------- | -------- |",
+  ...header,
   ...rows,
 ]);

@@ -3,11 +3,32 @@ import { startTestServer, type TestServer } from "../tests/helpers/server.ts";
 import { TestClient } from "../tests/helpers/client.ts";
 import { createReseller } from "../src/domain/users.ts";
 import { buildApp } from "../cli/build.ts";
+import { LeanClient } from "./lean-client.ts";
 
 /** User + system CPU time of a process in ms, from /proc (Linux, USER_HZ = 100). */
 export async function cpuMs(pid: number): Promise<number> {
   const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time of every PostgreSQL server process on this machine in ms (its backends, which come and
+ * go, are counted while they live): what a run cost the database, beside what it cost the app.
+ */
+export async function postgresCpuMs(): Promise<number> {
+  let total = 0;
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
+      if (!stat.includes(" (postgres) ")) continue;
+      const fields = stat.split(") ")[1].split(" ");
+      total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total;
 }
 
 /** The p-th percentile of ascending values (nearest rank). */
@@ -20,6 +41,8 @@ export interface BenchApp {
   server: TestServer;
   /** One signed-in reseller per client, each with its own session. */
   sessions: TestClient[];
+  /** The load generator: one lean connection per session, sending its cookie. */
+  lean: LeanClient[];
   stop(): Promise<void>;
 }
 
@@ -30,7 +53,13 @@ export interface BenchApp {
  */
 export async function startBenchApp(
   clients: number,
-  options: { balanceCents: number; env?: Record<string, string>; resellers?: number },
+  options: {
+    balanceCents: number;
+    env?: Record<string, string>;
+    resellers?: number;
+    /** Serve the copy of the app in this folder (`checkoutRevision`) instead of this checkout. */
+    cwd?: string;
+  },
 ): Promise<BenchApp> {
   const resellers = options.resellers ?? clients;
   const adminUrl = Deno.env.get("BENCH_DATABASE_URL") ??
@@ -50,8 +79,10 @@ export async function startBenchApp(
         createdBy: "bench",
       })));
   });
-  const server = await startTestServer(tdb, options.env);
+  const server = await startTestServer(tdb, options.env, options.cwd);
+  let lean: LeanClient[] = [];
   const stop = async () => {
+    for (const c of lean) c.close();
     await server.stop().catch(() => {});
     await tdb.drop().catch(() => {});
   };
@@ -65,11 +96,18 @@ export async function startBenchApp(
       if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
       return c;
     }));
-    return { tdb, server, sessions, stop };
+    lean = sessions.map((c) => leanClientOf(c));
+    return { tdb, server, sessions, lean, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** A lean connection to the same server that sends the client's cookies with every request. */
+export function leanClientOf(client: TestClient): LeanClient {
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  return new LeanClient(client.base, cookie ? { cookie } : {});
 }
 
 export interface LoadResult {
@@ -78,6 +116,10 @@ export interface LoadResult {
   failures: number;
   /** The app process's CPU time over the run, in ms. */
   cpuUsedMs: number;
+  /** This process's (the load generator's) CPU time over the run, in ms. */
+  loadCpuMs: number;
+  /** PostgreSQL's CPU time over the run, in ms. */
+  postgresCpuMs: number;
 }
 
 /**
@@ -87,9 +129,9 @@ export interface LoadResult {
 export function runClosedLoop(
   app: BenchApp,
   seconds: number,
-  send: (client: TestClient) => Promise<boolean>,
+  send: (client: LeanClient) => Promise<boolean>,
 ): Promise<LoadResult> {
-  return closedLoop(app.sessions, app.server.pid, seconds, send);
+  return closedLoop(app.lean, app.server.pid, seconds, send);
 }
 
 /** `runClosedLoop` for any clients, measuring the CPU time of the serving process `pid`. */
@@ -102,18 +144,22 @@ export async function closedLoop<C>(
   const latencies: number[] = [];
   let failures = 0;
   const cpuBefore = await cpuMs(pid);
+  const loadBefore = await cpuMs(Deno.pid);
+  const postgresBefore = await postgresCpuMs();
   const deadline = performance.now() + seconds * 1000;
   await Promise.all(clients.map(async (c) => {
     while (performance.now() < deadline) {
       const t0 = performance.now();
-      const ok = await send(c);
+      const ok = await send(c).catch(() => false);
       latencies.push(performance.now() - t0);
       if (!ok) failures++;
     }
   }));
   const cpuUsedMs = await cpuMs(pid) - cpuBefore;
+  const loadCpuMs = await cpuMs(Deno.pid) - loadBefore;
+  const postgresUsedMs = await postgresCpuMs() - postgresBefore;
   latencies.sort((a, b) => a - b);
-  return { latencies, failures, cpuUsedMs };
+  return { latencies, failures, cpuUsedMs, loadCpuMs, postgresCpuMs: postgresUsedMs };
 }
 
 export interface BareServer {

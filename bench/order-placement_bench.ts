@@ -1,21 +1,30 @@
-// `npm run bench -- order-placement [clients,...] [seconds]`: reseller order placement over HTTP
-// (`POST /api/reseller/place_order` with an Idempotency-Key), PostgreSQL only
+// `npm run bench -- order-placement [clients,...] [seconds] [before-ref]`: reseller order
+// placement over HTTP (`POST /api/reseller/place_order` with an Idempotency-Key), PostgreSQL only
 // (BENCH_DATABASE_URL, default the local server's `test` database), at 16 and 64 clients by
 // default, on one hot balance (every client signed in as the same reseller) and spread (client i
 // as reseller i modulo 50). The job runner sends each order to the EliteDias simulator, which
-// answers at once. The ceiling, measured right after each app run on the same database with the
-// app stopped: pgbench running the statements the app sends for one order (session and user,
-// reseller, game, then BEGIN, claim-and-debit, order + history + job + stored answer, COMMIT),
-// prepared, with the same clients and sessions.
+// answers at once. With `before-ref`, the app at that git revision runs each row too, right
+// before this checkout's (before and after in one run). The ceiling, measured right after each
+// row's app runs on the same database with the app stopped: pgbench running the statements the app
+// sends for one order (session and user, reseller, game, then BEGIN, claim-and-debit, order +
+// history + job + stored answer, COMMIT), prepared, with the same clients and sessions.
 import { buildApp, buildIsStale } from "../cli/build.ts";
 import { pubgOrder } from "../tests/helpers/orders.ts";
 import { withHandle } from "../tests/helpers/backends.ts";
 import { sql } from "kysely";
-import { percentile, runClosedLoop, startBenchApp } from "./harness.ts";
+import {
+  checkoutRevision,
+  type LoadResult,
+  percentile,
+  postgresCpuMs,
+  runClosedLoop,
+  startBenchApp,
+} from "./harness.ts";
 import { appendResults } from "./results.ts";
 
 const clientCounts = (Deno.args[0] ?? "16,64").split(",").map(Number);
 const seconds = Number(Deno.args[1] ?? 10);
+const beforeRef = Deno.args[2];
 const SPREAD = 50;
 
 /** The statements of one order, as the app sends them (from the repositories' SQL). */
@@ -40,12 +49,15 @@ interface Figures {
   p50: number;
   p99: number;
   failures: number;
+  /** PostgreSQL's CPU time per order (per transaction for pgbench), in ms. */
+  postgresCpu: number;
 }
 
 async function runPgbench(url: URL, clients: number, script: string): Promise<Figures> {
   const file = await Deno.makeTempFile({ suffix: ".sql" });
   await Deno.writeTextFile(file, script);
   const log = await Deno.makeTempDir();
+  const postgresBefore = await postgresCpuMs();
   const out = await new Deno.Command("pgbench", {
     args: [
       "-n",
@@ -71,6 +83,7 @@ async function runPgbench(url: URL, clients: number, script: string): Promise<Fi
       url.pathname.slice(1),
     ],
   }).output();
+  const postgresUsed = await postgresCpuMs() - postgresBefore;
   const text = new TextDecoder().decode(out.stdout);
   if (!out.success) throw new Error(`pgbench failed: ${new TextDecoder().decode(out.stderr)}`);
   // Per-transaction log lines: client, transaction, latency in µs, ...
@@ -89,88 +102,126 @@ async function runPgbench(url: URL, clients: number, script: string): Promise<Fi
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     failures: Number(text.match(/number of failed transactions: (\d+)/)?.[1] ?? 0),
+    postgresCpu: postgresUsed / latencies.length,
   };
 }
 
 const rows: string[] = [];
 const ms = (v: number) => `${v.toFixed(1)} ms`;
-function report(balance: string, clients: number, app: Figures, ceiling: Figures, cpu: number) {
-  const row = `| ${balance} | ${clients} | ${app.perSecond.toFixed(0)} | ${ms(app.p50)} | ${
-    ms(app.p99)
-  } | ${app.failures} | ${cpu.toFixed(2)} ms | ${ceiling.perSecond.toFixed(0)} | ${
-    ms(ceiling.p50)
-  } | ${ms(ceiling.p99)} | ${(app.perSecond / ceiling.perSecond).toFixed(2)} |`;
+const cpu = (v: number | undefined) => v === undefined ? "" : `${v.toFixed(2)} ms`;
+function report(
+  balance: string,
+  clients: number,
+  target: string,
+  figures: Figures,
+  ceiling: number,
+  app?: { cpu: number; loadCpu: number },
+) {
+  const row = `| ${balance} | ${clients} | ${target} | ${figures.perSecond.toFixed(0)} | ${
+    ms(figures.p50)
+  } | ${ms(figures.p99)} | ${figures.failures} | ${cpu(app?.cpu)} | ${cpu(figures.postgresCpu)} | ${
+    cpu(app?.loadCpu)
+  } | ${(figures.perSecond / ceiling).toFixed(2)} |`;
   rows.push(row);
   console.log(row);
 }
 
+function appFigures(run: LoadResult): Figures {
+  const n = run.latencies.length;
+  return {
+    perSecond: n / seconds,
+    p50: percentile(run.latencies, 50),
+    p99: percentile(run.latencies, 99),
+    failures: run.failures,
+    postgresCpu: run.postgresCpuMs / n,
+  };
+}
+
 if (buildIsStale()) await buildApp();
+const before = beforeRef ? await checkoutRevision(beforeRef) : undefined;
+const apps = [
+  ...(before ? [{ label: `app at ${beforeRef} (before)`, cwd: before.dir }] : []),
+  { label: before ? "app (after)" : "app", cwd: undefined },
+];
 console.log(`${seconds} s per row; PostgreSQL; load generator, app and database on this machine.`);
 const header = [
-  "| balance | clients | app orders/s | app p50 | app p99 | app failures | app CPU per order | pgbench tx/s | pgbench p50 | pgbench p99 | app / pgbench |",
-  "| ------- | ------- | ------------ | ------- | ------- | ------------ | ----------------- | ------------ | ----------- | ----------- | ------------- |",
+  "| balance | clients | target | orders/s | p50 | p99 | failures | app CPU per order | PostgreSQL CPU per order | load generator CPU per order | share of pgbench |",
+  "| ------- | ------- | ------ | -------- | --- | --- | -------- | ----------------- | ------------------------ | ---------------------------- | ---------------- |",
 ];
 console.log(header.join("\n"));
 for (const clients of clientCounts) {
   for (
     const [balance, resellers] of [["hot (1 reseller)", 1], [`spread (${SPREAD})`, SPREAD]] as const
   ) {
-    const app = await startBenchApp(clients, {
-      balanceCents: 1_000_000_000,
-      resellers: Math.min(resellers, clients),
-      env: { RUN_JOBS: "true" },
-    });
-    try {
-      const { body } = await pubgOrder(app.sessions[0]);
-      const run = await runClosedLoop(
-        app,
-        seconds,
-        async (c) =>
-          (await c.post("/api/reseller/place_order", body, {
-            "idempotency-key": crypto.randomUUID(),
-          })).status === 201,
-      );
-      await app.server.stop();
-      const order = await withHandle(app.tdb, async (db) => {
-        await sql`CREATE TABLE bench_clients AS SELECT (row_number() OVER ()) - 1 AS n,
-          id_hash, user_id FROM sessions WHERE user_type = 'reseller'`.execute(db);
-        return await db.selectFrom("orders").select(["amount_cents", "cost"]).limit(1)
-          .executeTakeFirstOrThrow();
+    const measured: { label: string; run: LoadResult }[] = [];
+    let ceiling: Figures | undefined;
+    for (const { label, cwd } of apps) {
+      const app = await startBenchApp(clients, {
+        balanceCents: 1_000_000_000,
+        resellers: Math.min(resellers, clients),
+        env: { RUN_JOBS: "true" },
+        cwd,
       });
-      const ceiling = await runPgbench(
-        new URL(app.tdb.env.DATABASE_URL),
-        clients,
-        pgbenchScript(clients, { amount: Number(order.amount_cents), cost: String(order.cost) }),
-      );
-      report(
-        balance,
-        clients,
-        {
-          perSecond: run.latencies.length / seconds,
-          p50: percentile(run.latencies, 50),
-          p99: percentile(run.latencies, 99),
-          failures: run.failures,
-        },
-        ceiling,
-        run.cpuUsedMs / run.latencies.length,
-      );
-    } finally {
-      await app.stop();
+      try {
+        const { body } = await pubgOrder(app.sessions[0]);
+        measured.push({
+          label,
+          run: await runClosedLoop(
+            app,
+            seconds,
+            async (c) =>
+              (await c.post("/api/reseller/place_order", body, {
+                "idempotency-key": crypto.randomUUID(),
+              })).status === 201,
+          ),
+        });
+        if (cwd) continue;
+        // The ceiling, on this checkout's database: the app stopped, its sessions kept.
+        await app.server.stop();
+        const order = await withHandle(app.tdb, async (db) => {
+          await sql`CREATE TABLE bench_clients AS SELECT (row_number() OVER ()) - 1 AS n,
+            id_hash, user_id FROM sessions WHERE user_type = 'reseller'`.execute(db);
+          return await db.selectFrom("orders").select(["amount_cents", "cost"]).limit(1)
+            .executeTakeFirstOrThrow();
+        });
+        ceiling = await runPgbench(
+          new URL(app.tdb.env.DATABASE_URL),
+          clients,
+          pgbenchScript(clients, { amount: Number(order.amount_cents), cost: String(order.cost) }),
+        );
+      } finally {
+        await app.stop();
+      }
     }
+    for (const { label, run } of measured) {
+      const n = run.latencies.length;
+      report(balance, clients, label, appFigures(run), ceiling!.perSecond, {
+        cpu: run.cpuUsedMs / n,
+        loadCpu: run.loadCpuMs / n,
+      });
+    }
+    report(balance, clients, "ceiling: pgbench, same statements", ceiling!, ceiling!.perSecond);
   }
 }
+await before?.remove();
 
 await appendResults(
   "Order placement",
-  `npm run bench -- order-placement ${clientCounts.join(",")} ${seconds}`,
+  `npm run bench -- order-placement ${clientCounts.join(",")} ${seconds}${
+    beforeRef ? ` ${beforeRef}` : ""
+  }`,
   [
     `Reseller orders over HTTP (\`POST /api/reseller/place_order\`, Idempotency-Key), ${seconds} s`,
     "per row, closed loop; one hot balance (every client signed in as one reseller) or spread",
     `(client i as reseller i modulo ${SPREAD}); the job runner sends each order to the EliteDias`,
     "simulator, which answers at once. Ceiling: pgbench (-M prepared) running the statements the",
-    "app sends for one order on the same database right after, app stopped, same clients and",
-    "sessions (plus one lookup of its own session). The app's CPU per order includes the job",
-    "runner's fulfilment, which pgbench does not do. Everything shares the machine's cores.",
+    "app sends to place one order on the same database right after, app stopped, same clients",
+    "and sessions (plus one lookup of its own session). The app's CPU and PostgreSQL's CPU per",
+    "order include the job runner's fulfilment (sending each order to the supplier, checking it,",
+    "marking it delivered), which pgbench does not do; PostgreSQL's is every postgres process's",
+    "user + system time over the run. The load generator (bench/lean-client.ts: one kept-alive",
+    "connection per client), the app, PostgreSQL and the supplier simulator share the machine's",
+    "cores.",
     "",
     ...header,
     ...rows,

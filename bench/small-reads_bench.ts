@@ -1,34 +1,90 @@
-// Small reads over HTTP (quality bar: p99 < 50 ms): `GET /api/current_user` (session + user) and
-// `GET /api/resellers/game/{id}` (a game with the reseller's prices), 50 signed-in resellers
-// reading back to back. PostgreSQL only: BENCH_DATABASE_URL (default the local `test` database).
-//
-//   node_modules/.bin/deno run -A bench/small-reads_bench.ts [clients=50] [seconds=10]
+// `npm run bench -- small-reads [clients] [seconds]`: small signed-in reads over HTTP (goal: p99 <
+// 50 ms at 50 clients): `GET /api/current_user` (session and user) and `GET
+// /api/resellers/game/{id}` (a game with the reseller's prices), `clients` (default 50) signed-in
+// resellers reading back to back for `seconds` (default 10) per row, from the app on PostgreSQL
+// (BENCH_DATABASE_URL, default the local `test` database; WORKERS=1, no job runner). The ceiling
+// of each call: a bare Deno HTTP server answering the same bytes, under the same load, in the
+// same run.
+import { buildApp, buildIsStale } from "../cli/build.ts";
 import { pubgOrder } from "../tests/helpers/orders.ts";
-import { percentile, runClosedLoop, startBenchApp } from "./harness.ts";
+import {
+  closedLoop,
+  type LoadResult,
+  percentile,
+  runClosedLoop,
+  startBareServer,
+  startBenchApp,
+} from "./harness.ts";
+import { LeanClient, textOf } from "./lean-client.ts";
+import { appendResults } from "./results.ts";
 
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 10);
-const app = await startBenchApp(clients, { balanceCents: 100_000, env: { RUN_JOBS: "false" } });
-const { sessions } = app;
 
-async function measure(label: string, path: string): Promise<void> {
-  const { latencies, failures, cpuUsedMs } = await runClosedLoop(
-    app,
-    seconds,
-    async (c) => (await c.get(path)).status === 200,
-  );
-  console.log(
-    `${label}: ${(latencies.length / seconds).toFixed(0)}/s, p50 ${
-      percentile(latencies, 50).toFixed(1)
-    } ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, failures ${failures}, ` +
-      `app CPU ${(cpuUsedMs / latencies.length).toFixed(2)} ms per request`,
-  );
+const rows: string[] = [];
+function report(target: string, run: LoadResult) {
+  const n = run.latencies.length;
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  const row = `| ${target} | ${Math.round(n / seconds)} | ${ms(percentile(run.latencies, 50))} | ${
+    ms(percentile(run.latencies, 99))
+  } | ${(run.cpuUsedMs / n).toFixed(3)} ms | ${
+    (run.loadCpuMs / n).toFixed(3)
+  } ms | ${run.failures} |`;
+  rows.push(row);
+  console.log(row);
 }
 
+if (buildIsStale()) await buildApp();
+console.log(`${clients} clients, ${seconds} s each; PostgreSQL; everything on this machine.`);
+const header = [
+  "| target | req/s | p50 | p99 | server CPU per request | load generator CPU per request | failures |",
+  "| ------ | ----- | --- | --- | ---------------------- | ------------------------------ | -------- |",
+];
+console.log(header.join("\n"));
+
+const calls: { label: string; body: string }[] = [];
+const app = await startBenchApp(clients, { balanceCents: 100_000, env: { RUN_JOBS: "false" } });
 try {
-  const { pubg } = await pubgOrder(sessions[0]);
-  await measure("GET /api/current_user", "/api/current_user");
-  await measure("GET /api/resellers/game/{id}", `/api/resellers/game/${pubg._id}`);
+  const { pubg } = await pubgOrder(app.sessions[0]);
+  for (
+    const [label, path] of [
+      ["GET /api/current_user", "/api/current_user"],
+      ["GET /api/resellers/game/{id}", `/api/resellers/game/${pubg._id}`],
+    ]
+  ) {
+    const body = textOf(await app.lean[0].get(path));
+    calls.push({ label, body });
+    report(
+      `app, ${label}`,
+      await runClosedLoop(app, seconds, async (c) => (await c.get(path)).status === 200),
+    );
+  }
 } finally {
   await app.stop();
 }
+
+for (const { label, body } of calls) {
+  const bare = await startBareServer(body, "application/json");
+  const readers = Array.from({ length: clients }, () => new LeanClient(bare.url));
+  try {
+    report(
+      `ceiling: bare Deno.serve, the bytes of ${label}`,
+      await closedLoop(readers, bare.pid, seconds, async (c) => (await c.get("/")).status === 200),
+    );
+  } finally {
+    readers.forEach((c) => c.close());
+    await bare.stop();
+  }
+}
+
+await appendResults("Small reads", `npm run bench -- small-reads ${clients} ${seconds}`, [
+  `${clients} signed-in resellers, each with its own session, read back to back for ${seconds} s`,
+  "per row: `GET /api/current_user` (one session-and-user query) and",
+  "`GET /api/resellers/game/{id}` (the session, the game, the reseller's prices); the app on",
+  "PostgreSQL, one worker, no job runner. Each call's ceiling is a bare Deno HTTP server answering",
+  "its bytes. Goal: p99 < 50 ms at 50 clients. The load generator (bench/lean-client.ts: one",
+  "kept-alive connection per client), the app and PostgreSQL share the machine's cores.",
+  "",
+  ...header,
+  ...rows,
+]);

@@ -25,6 +25,7 @@ import { computeConsumerPrice } from "../src/domain/pricing.ts";
 import { centsToDollars } from "../src/domain/money.ts";
 import type { GameDto } from "../src/shared/game-types.ts";
 import { checkoutRevision, percentile, startBareServer } from "./harness.ts";
+import { LeanClient, textOf } from "./lean-client.ts";
 import { appendResults } from "./results.ts";
 
 const pollers = Number(Deno.args[0] ?? 200);
@@ -41,23 +42,29 @@ interface Run {
 }
 
 /**
- * Each poller asks for its URL, then again `intervalMs` after the previous ask started (0: at
- * once), until `seconds` pass; the pollers start spread over one interval.
+ * Each poller asks for its path at `base` on a connection of its own, then again `intervalMs`
+ * after the previous ask started (0: at once), until `seconds` pass; the pollers start spread over
+ * one interval.
  */
-async function poll(urls: string[], intervalMs: number, seconds: number): Promise<Run> {
+async function poll(
+  base: string,
+  paths: string[],
+  intervalMs: number,
+  seconds: number,
+): Promise<Run> {
   const latencies: number[] = [];
   let failures = 0;
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
-  await Promise.all(urls.map(async (url, i) => {
-    if (intervalMs) await sleep((i * intervalMs) / urls.length);
+  await Promise.all(paths.map(async (path, i) => {
+    const client = new LeanClient(base);
+    if (intervalMs) await sleep((i * intervalMs) / paths.length);
     while (performance.now() < deadline) {
       const t0 = performance.now();
       try {
-        const r = await fetch(url);
-        const body = await r.text();
-        if (r.status !== 200 || !body.includes('"status"')) failures++;
+        const r = await client.get(path);
+        if (r.status !== 200 || !textOf(r).includes('"status"')) failures++;
       } catch {
         failures++;
       }
@@ -65,6 +72,7 @@ async function poll(urls: string[], intervalMs: number, seconds: number): Promis
       latencies.push(took);
       if (intervalMs) await sleep(Math.max(0, intervalMs - took));
     }
+    client.close();
   }));
   latencies.sort((a, b) => a - b);
   return { latencies, failures, seconds: (performance.now() - started) / 1000 };
@@ -82,13 +90,13 @@ function report(target: string, mode: string, run: Run) {
   console.log(row);
 }
 
-async function measure(target: string, urls: string[]) {
+async function measure(target: string, base: string, paths: string[]) {
   report(
     target,
     `each every ${PAGE_INTERVAL_MS / 1000} s`,
-    await poll(urls, PAGE_INTERVAL_MS, PACED_SECONDS),
+    await poll(base, paths, PAGE_INTERVAL_MS, PACED_SECONDS),
   );
-  report(target, "back to back", await poll(urls, 0, LOOP_SECONDS));
+  report(target, "back to back", await poll(base, paths, 0, LOOP_SECONDS));
 }
 
 /** `count` consumer orders awaiting payment, each placed from its own address. */
@@ -152,11 +160,11 @@ for (const { label, cwd } of apps) {
     const server = await startTestServer(tdb, env, cwd);
     try {
       const ids = await placeOrders(server.url, pollers);
-      const urls = ids.map((id) => `${server.url}/api/order/${id}/status`);
-      bareBody ||= await (await fetch(urls[0])).text();
-      await measure(`${label}, WORKERS=${workers}, awaiting payment`, urls);
+      const paths = ids.map((id) => `/api/order/${id}/status`);
+      bareBody ||= await (await fetch(`${server.url}${paths[0]}`)).text();
+      await measure(`${label}, WORKERS=${workers}, awaiting payment`, server.url, paths);
       await payAll(server.url, ids);
-      await measure(`${label}, WORKERS=${workers}, paid`, urls);
+      await measure(`${label}, WORKERS=${workers}, paid`, server.url, paths);
     } finally {
       await server.stop();
       await tdb.drop();
@@ -169,7 +177,8 @@ const bare = await startBareServer(bareBody, "application/json");
 try {
   await measure(
     "ceiling: bare Deno.serve, same bytes",
-    Array.from({ length: pollers }, () => `${bare.url}/`),
+    bare.url,
+    Array.from({ length: pollers }, () => "/"),
   );
 } finally {
   await bare.stop();
@@ -184,8 +193,8 @@ await appendResults(
     `${pollers} pollers, each polling its own consumer order with \`GET /api/order/{id}/status\`,`,
     "first while the orders await payment (HitPay simulator), then once they are paid: every 3 s",
     "for 30 s, as the result page does, then back to back for 10 s. The ceiling answers the same",
-    `bytes (${bareBody}). The load generator, the app, its`,
-    "workers and PostgreSQL share the machine's cores with other work, so the figures are noisy.",
+    `bytes (${bareBody}). The load generator (bench/lean-client.ts: one kept-alive`,
+    "connection per poller), the app, its workers and PostgreSQL share the machine's cores.",
     "",
     "| target | polling | requests | req/s | p50 | p99 | max | failures |",
     "| ------ | ------- | -------- | ----- | --- | --- | --- | -------- |",

@@ -116,9 +116,9 @@ async function listen(
   // api-overhead bench's comparison.
   const apiRouter = Deno.env.get("API_DISPATCH") === "astro" ? undefined : createApiRouter();
   // The consumer storefront's pages are the same for every visitor: rendered once per change of
-  // the games they are made of.
+  // the games they are made of. PAGE_CACHE=off renders each time, for the consumer-page bench.
   const pageCache = createPageCache(
-    ["/consumers", "/consumers/mobile-legends"],
+    Deno.env.get("PAGE_CACHE") === "off" ? [] : ["/consumers", "/consumers/mobile-legends"],
     () => consumerCatalogueVersion(db),
   );
   const server = createServer((req, res) => {
