@@ -9,7 +9,7 @@ import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
 import { pubgOrder } from "../helpers/orders.ts";
-import { signInDemoReseller } from "../helpers/sessions.ts";
+import { signInDemoReseller, simControl } from "../helpers/sessions.ts";
 import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
 import { findResellerByEmail } from "../../src/db/repositories/resellers.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
@@ -100,7 +100,10 @@ Deno.test({
     const server = await startTestServer(tdb);
     const browser = await launchBrowser();
     try {
-      // Two open orders placed by the reseller, as its portal would.
+      // Two open orders placed by the reseller, as its portal would. The supplier holds them until
+      // the refresh below (it would deliver them 3 s after they arrive, racing the admin's
+      // sign-in, and "Refresh All Status" shows only while two are open).
+      await simControl(server.url, "elitedias", "setKnobs", [], { completeAfterMs: 3_600_000 });
       const reseller = await signInDemoReseller(server.url);
       const { body } = await pubgOrder(reseller);
       const placed: string[] = [];
@@ -177,6 +180,7 @@ Deno.test({
       await screenshot(page, "orders-resellers-1280");
 
       // Refresh one order until the supplier delivers it: one open order left, no Refresh All.
+      await simControl(server.url, "elitedias", "setKnobs", [], { completeAfterMs: 0 });
       const target = main.locator(`tr[data-order-id="${placed[0]}"]`);
       const status = target.locator(".rs-status");
       assert.match((await status.innerText()).trim(), /^(New|Pending)$/);

@@ -29,16 +29,20 @@ export async function signInDemoReseller(base: string): Promise<TestClient> {
   return client;
 }
 
-/** Pulls a lever of the simulators mounted on the test server (demo only). */
+/**
+ * Pulls a lever of the simulators mounted on the test server (demo only); `knobs` go with
+ * "setKnobs" (latencyMs, completeAfterMs, …).
+ */
 export async function simControl(
   base: string,
   target: "moogold" | "elitedias",
   action: string,
   args: unknown[] = [],
+  knobs?: Record<string, unknown>,
 ): Promise<unknown> {
   const r = await fetch(new URL("/__sim/control", base), {
     method: "POST",
-    body: JSON.stringify({ target, action, args }),
+    body: JSON.stringify({ target, action, args, knobs }),
   });
   assert.equal(r.status, 200, await r.clone().text());
   return (await r.json()).result;
