@@ -6,30 +6,14 @@
 // (API_DISPATCH=astro, before) and through src/api-router.ts (after). CPU per request is the
 // serving process's own.
 import { buildApp, buildIsStale } from "../cli/build.ts";
-import {
-  closedLoop,
-  type LoadResult,
-  percentile,
-  startBareServer,
-  startBenchApp,
-} from "./harness.ts";
+import { closedLoop, requestTable, startBareServer, startBenchApp } from "./harness.ts";
 import { LeanClient, textOf } from "./lean-client.ts";
 import { appendResults } from "./results.ts";
 
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 5);
 
-const rows: string[] = [];
-function report(target: string, run: LoadResult) {
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  const row = `| ${target} | ${Math.round(run.latencies.length / seconds)} | ${
-    ms(percentile(run.latencies, 50))
-  } | ${ms(percentile(run.latencies, 99))} | ${
-    (run.cpuUsedMs / run.latencies.length).toFixed(3)
-  } ms | ${(run.loadCpuMs / run.latencies.length).toFixed(3)} ms | ${run.failures} |`;
-  rows.push(row);
-  console.log(row);
-}
+const table = requestTable("request", seconds);
 
 const get = async (client: LeanClient, path: string, status: number) =>
   (await client.get(path)).status === status;
@@ -39,11 +23,7 @@ const closeAll = (all: LeanClient[]) => all.forEach((c) => c.close());
 
 if (buildIsStale()) await buildApp();
 console.log(`${clients} clients, ${seconds} s each; PostgreSQL; everything on this machine.`);
-const header = [
-  "| target | req/s | p50 | p99 | server CPU per request | load generator CPU per request | failures |",
-  "| ------ | ----- | --- | --- | ---------------------- | ------------------------------ | -------- |",
-];
-console.log(header.join("\n"));
+console.log(table.header.join("\n"));
 
 let signedOutBody = "";
 // Before and after: /api through Astro (API_DISPATCH=astro), then through our own router.
@@ -57,12 +37,12 @@ for (const dispatch of ["astro", "router"]) {
     const path = "/api/current_user";
     const anonymous = anonymousAt(app.server.url);
     signedOutBody ||= textOf(await anonymous[0].get(path));
-    report(
+    table.report(
       `app ${through}, signed out (401)`,
       await closedLoop(anonymous, app.server.pid, seconds, (c) => get(c, path, 401)),
     );
     closeAll(anonymous);
-    report(
+    table.report(
       `app ${through}, signed in (200)`,
       await closedLoop(app.lean, app.server.pid, seconds, (c) => get(c, path, 200)),
     );
@@ -74,7 +54,7 @@ for (const dispatch of ["astro", "router"]) {
 const bare = await startBareServer(signedOutBody, "application/json");
 try {
   const anonymous = anonymousAt(bare.url);
-  report(
+  table.report(
     "ceiling: bare Deno.serve, the 401's bytes",
     await closedLoop(anonymous, bare.pid, seconds, (c) => get(c, "/", 200)),
   );
@@ -92,6 +72,6 @@ await appendResults("API overhead", `npm run bench -- api-overhead ${clients} ${
   "generator (bench/lean-client.ts: one kept-alive connection per client), the app and",
   "PostgreSQL share the machine's cores.",
   "",
-  ...header,
-  ...rows,
+  ...table.header,
+  ...table.rows,
 ]);

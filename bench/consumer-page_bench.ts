@@ -6,7 +6,7 @@
 import { buildApp, buildIsStale } from "../cli/build.ts";
 import { createTestDatabase } from "../tests/helpers/backends.ts";
 import { startTestServer } from "../tests/helpers/server.ts";
-import { closedLoop, type LoadResult, percentile, startBareServer } from "./harness.ts";
+import { closedLoop, type LoadResult, requestTable, startBareServer } from "./harness.ts";
 import { LeanClient, textOf } from "./lean-client.ts";
 import { appendResults } from "./results.ts";
 
@@ -14,20 +14,9 @@ const PATH = "/consumers/mobile-legends";
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 10);
 
-const rows: string[] = [];
+const table = requestTable("page", seconds);
 const results: number[] = [];
-function report(target: string, run: LoadResult) {
-  const perSecond = run.latencies.length / seconds;
-  results.push(perSecond);
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  const row = `| ${target} | ${perSecond.toFixed(0)} | ${ms(percentile(run.latencies, 50))} | ${
-    ms(percentile(run.latencies, 99))
-  } | ${(run.cpuUsedMs / run.latencies.length).toFixed(2)} ms | ${
-    (run.loadCpuMs / run.latencies.length).toFixed(2)
-  } ms | ${run.failures} |`;
-  rows.push(row);
-  console.log(row);
-}
+const report = (target: string, run: LoadResult) => results.push(table.report(target, run));
 
 const get = async (client: LeanClient, path: string) => {
   const r = await client.get(path);
@@ -46,11 +35,7 @@ async function readPage(base: string, path: string, pid: number): Promise<LoadRe
 
 if (buildIsStale()) await buildApp();
 console.log(`${clients} clients, ${seconds} s each; PostgreSQL; everything on this machine.`);
-const header = [
-  "| target | pages/s | p50 | p99 | server CPU per page | load generator CPU per page | failures |",
-  "| ------ | ------- | --- | --- | ------------------- | --------------------------- | -------- |",
-];
-console.log(header.join("\n"));
+console.log(table.header.join("\n"));
 Deno.env.set(
   "TEST_DATABASE_URL",
   Deno.env.get("BENCH_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/test",
@@ -91,8 +76,8 @@ await appendResults("Consumer page", `npm run bench -- consumer-page ${clients} 
   "own. The load generator (bench/lean-client.ts: one kept-alive connection per client), the app",
   "and PostgreSQL share the machine's cores.",
   "",
-  ...header,
-  ...rows,
+  ...table.header,
+  ...table.rows,
   "",
   `${share} (goal ≥ 0.30).`,
 ]);

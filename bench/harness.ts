@@ -208,3 +208,32 @@ export async function checkoutRevision(
   await buildApp(dir);
   return { dir, remove: () => Deno.remove(dir, { recursive: true }) };
 }
+
+/**
+ * The table the HTTP benches print and record, one row per target: throughput, latency, and the
+ * CPU per request of the server and of the load generator. `unit` names what is counted.
+ */
+export function requestTable(unit: "request" | "page", seconds: number) {
+  const rows: string[] = [];
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  return {
+    header: [
+      `| target | ${unit}s/s | p50 | p99 | server CPU per ${unit} | load generator CPU per ${unit} | failures |`,
+      "| ------ | ------- | --- | --- | ---------------------- | ------------------------------ | -------- |",
+    ],
+    rows,
+    /** Prints the target's row and keeps it; returns its rate per second. */
+    report(target: string, run: LoadResult): number {
+      const n = run.latencies.length;
+      const perSecond = n / seconds;
+      const row = `| ${target} | ${perSecond.toFixed(0)} | ${ms(percentile(run.latencies, 50))} | ${
+        ms(percentile(run.latencies, 99))
+      } | ${(run.cpuUsedMs / n).toFixed(3)} ms | ${
+        (run.loadCpuMs / n).toFixed(3)
+      } ms | ${run.failures} |`;
+      rows.push(row);
+      console.log(row);
+      return perSecond;
+    },
+  };
+}

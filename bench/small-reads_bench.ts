@@ -9,8 +9,7 @@ import { buildApp, buildIsStale } from "../cli/build.ts";
 import { pubgOrder } from "../tests/helpers/orders.ts";
 import {
   closedLoop,
-  type LoadResult,
-  percentile,
+  requestTable,
   runClosedLoop,
   startBareServer,
   startBenchApp,
@@ -21,26 +20,11 @@ import { appendResults } from "./results.ts";
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 10);
 
-const rows: string[] = [];
-function report(target: string, run: LoadResult) {
-  const n = run.latencies.length;
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  const row = `| ${target} | ${Math.round(n / seconds)} | ${ms(percentile(run.latencies, 50))} | ${
-    ms(percentile(run.latencies, 99))
-  } | ${(run.cpuUsedMs / n).toFixed(3)} ms | ${
-    (run.loadCpuMs / n).toFixed(3)
-  } ms | ${run.failures} |`;
-  rows.push(row);
-  console.log(row);
-}
+const table = requestTable("request", seconds);
 
 if (buildIsStale()) await buildApp();
 console.log(`${clients} clients, ${seconds} s each; PostgreSQL; everything on this machine.`);
-const header = [
-  "| target | req/s | p50 | p99 | server CPU per request | load generator CPU per request | failures |",
-  "| ------ | ----- | --- | --- | ---------------------- | ------------------------------ | -------- |",
-];
-console.log(header.join("\n"));
+console.log(table.header.join("\n"));
 
 const calls: { label: string; body: string }[] = [];
 const app = await startBenchApp(clients, { balanceCents: 100_000, env: { RUN_JOBS: "false" } });
@@ -54,7 +38,7 @@ try {
   ) {
     const body = textOf(await app.lean[0].get(path));
     calls.push({ label, body });
-    report(
+    table.report(
       `app, ${label}`,
       await runClosedLoop(app, seconds, async (c) => (await c.get(path)).status === 200),
     );
@@ -67,7 +51,7 @@ for (const { label, body } of calls) {
   const bare = await startBareServer(body, "application/json");
   const readers = Array.from({ length: clients }, () => new LeanClient(bare.url));
   try {
-    report(
+    table.report(
       `ceiling: bare Deno.serve, the bytes of ${label}`,
       await closedLoop(readers, bare.pid, seconds, async (c) => (await c.get("/")).status === 200),
     );
@@ -85,6 +69,6 @@ await appendResults("Small reads", `npm run bench -- small-reads ${clients} ${se
   "its bytes. Goal: p99 < 50 ms at 50 clients. The load generator (bench/lean-client.ts: one",
   "kept-alive connection per client), the app and PostgreSQL share the machine's cores.",
   "",
-  ...header,
-  ...rows,
+  ...table.header,
+  ...table.rows,
 ]);
