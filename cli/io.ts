@@ -1,12 +1,12 @@
 import { closeDb, type Db, getDb } from "../src/db/client.ts";
-import { getConfig } from "../src/config.ts";
+import { dbOptionsOf, getConfig } from "../src/config.ts";
 import { getSuppliers, type Suppliers } from "../src/integrations/suppliers.ts";
 import { getHitPayClient, type HitPayClient } from "../src/integrations/hitpay/client.ts";
 
 /** Opens the configured database for a command. */
 export function openDb(): Db {
   const config = getConfig();
-  return getDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  return getDb(dbOptionsOf(config));
 }
 
 /** Runs a command body with the database and closes it after, so the process can exit. */

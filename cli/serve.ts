@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Command, Option } from "commander";
-import { getConfig } from "../src/config.ts";
+import { dbOptionsOf, getConfig } from "../src/config.ts";
 import { closeDb, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { ensureFirstAdmin } from "../src/domain/bootstrap.ts";
 import { buildApp, buildIsStale } from "./build.ts";
@@ -68,7 +68,7 @@ async function prepare(build: boolean, log: (line: string) => void) {
     log("Building the app…");
     await buildApp();
   }
-  const db = getDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = getDb(dbOptionsOf(config));
   const applied = await migrateToLatest(db);
   if (applied.length) log(`Applied migrations: ${applied.join(", ")}`);
   const outcome = await withBootstrapLock(db, (conn) => ensureFirstAdmin(conn, config));
@@ -81,7 +81,7 @@ async function prepare(build: boolean, log: (line: string) => void) {
 /** Demo mode fills an empty catalogue from the simulators, which a listening worker serves. */
 async function seedDemo(log: (line: string) => void): Promise<void> {
   const config = getConfig();
-  const db = getDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = getDb(dbOptionsOf(config));
   const seeded = await withBootstrapLock(
     db,
     (conn) => seedDemoCatalogue(conn, getSuppliers(config)),
@@ -104,7 +104,7 @@ async function listen(
 ): Promise<RunningServer> {
   const { log } = options;
   const config = getConfig();
-  const db = getDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = getDb(dbOptionsOf(config));
   const entry = pathToFileURL(resolve("dist/server/entry.mjs")).href;
   const { handler } = (await import(entry)) as { handler: NodeHandler };
   const simulatorsAt = Deno.env.get(SIMULATORS_URL);

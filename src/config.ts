@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DbOptions } from "./db/client.ts";
 
 /** Raised when the environment cannot describe a working server; start-up prints it and stops. */
 export class ConfigError extends Error {
@@ -34,6 +35,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   DATABASE_URL: url(["postgres://", "postgresql://"]).optional(),
   DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_POOL_SIZE: z.coerce.number({ error: "expected a number of connections" }).int().min(1)
+    .max(1000).default(10),
   PUBLIC_URL: url(["http://", "https://"]).optional(),
   APP_SECRET: z.string().min(32, { error: "must be at least 32 characters" })
     .optional(),
@@ -141,6 +144,8 @@ export interface Config {
   /** Unset: embedded PGlite in `dataDir`. */
   databaseUrl?: string;
   dataDir: string;
+  /** Connections each process keeps to PostgreSQL (the pool's size). */
+  databasePoolSize: number;
   publicUrl?: string;
   /** Key material for encrypting TOTP secrets; demo mode may keep a generated one in the database. */
   appSecret?: string;
@@ -288,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
     appSecret: e.APP_SECRET,
     trustProxy: e.TRUST_PROXY,
@@ -380,6 +386,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 const CONFIG_KEY = Symbol.for("topup.config");
 
 /** The process-wide configuration, read from the environment once. */
+/** How this process opens its database: the URL (or PGlite's folder) and the pool's size. */
+export function dbOptionsOf(config: Config): DbOptions {
+  return {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    maxConnections: config.databasePoolSize,
+  };
+}
+
 export function getConfig(): Config {
   const g = globalThis as { [CONFIG_KEY]?: Config };
   g[CONFIG_KEY] ??= loadConfig(Deno.env.toObject());

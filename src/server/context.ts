@@ -1,4 +1,4 @@
-import { type Config, getConfig } from "../config.ts";
+import { type Config, dbOptionsOf, getConfig } from "../config.ts";
 import { type Db, getDb } from "../db/client.ts";
 import { getSecretBox } from "../domain/app-secret.ts";
 import type { AuthContext } from "../domain/auth.ts";
@@ -19,10 +19,7 @@ export interface AppContext {
 /** Builds the per-process context (one database handle, one secret box). */
 export async function getAppContext(): Promise<AppContext> {
   const config = getConfig();
-  const db = getDb({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-  });
+  const db = getDb(dbOptionsOf(config));
   const box = await getSecretBox(db, config.appSecret);
   return {
     config,

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { ConfigError, HITPAY_SIMULATOR_CREDENTIALS, loadConfig } from "../../src/config.ts";
+import {
+  ConfigError,
+  dbOptionsOf,
+  HITPAY_SIMULATOR_CREDENTIALS,
+  loadConfig,
+} from "../../src/config.ts";
 
 Deno.test("[config] no configuration is a demo on PGlite in ./data, port 8000", () => {
   const c = loadConfig({});
@@ -9,6 +14,21 @@ Deno.test("[config] no configuration is a demo on PGlite in ./data, port 8000", 
   assert.equal(c.databaseUrl, undefined);
   assert.equal(c.moogold.mode, "simulator");
   assert.equal(c.elitedias.mode, "simulator");
+});
+
+Deno.test("[config] each process keeps 10 PostgreSQL connections unless DATABASE_POOL_SIZE says", () => {
+  const url = "postgres://app@db.example/shop";
+  assert.deepEqual(dbOptionsOf(loadConfig({ DATABASE_URL: url })), {
+    databaseUrl: url,
+    dataDir: "./data",
+    maxConnections: 10,
+  });
+  const sized = loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: "4" });
+  assert.equal(dbOptionsOf(sized).maxConnections, 4);
+  assert.throws(
+    () => loadConfig({ DATABASE_POOL_SIZE: "0" }),
+    /DATABASE_POOL_SIZE: .*\(got '0'\)/,
+  );
 });
 
 Deno.test("[config] a bad value stops start-up with a message naming the variable", () => {
