@@ -28,6 +28,7 @@ import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-
 import { createApiRouter } from "../src/api-router.ts";
 import { createPageCache } from "../src/server/page-cache.ts";
 import { consumerCatalogueVersion } from "../src/domain/consumer-catalogue.ts";
+import { gameWritesInThisProcess } from "../src/db/repositories/games.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -116,10 +117,12 @@ async function listen(
   // api-overhead bench's comparison.
   const apiRouter = Deno.env.get("API_DISPATCH") === "astro" ? undefined : createApiRouter();
   // The consumer storefront's pages are the same for every visitor: rendered once per change of
-  // the games they are made of. PAGE_CACHE=off renders each time, for the consumer-page bench.
+  // the games they are made of, whose version is read at most once a second (at once after this
+  // process wrote to them). PAGE_CACHE=off renders each time, for the consumer-page bench.
   const pageCache = createPageCache(
     Deno.env.get("PAGE_CACHE") === "off" ? [] : ["/consumers", "/consumers/mobile-legends"],
     () => consumerCatalogueVersion(db),
+    { versionMaxAgeMs: 1000, localWrites: gameWritesInThisProcess },
   );
   const server = createServer((req, res) => {
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));

@@ -7,6 +7,7 @@ import type { GameRow } from "../db/schema.ts";
 import {
   findGameRowBySupplierName,
   gamesFingerprint,
+  gameWritesInThisProcess,
   listGameRows,
 } from "../db/repositories/games.ts";
 import type { GameItemDto, GamePackageDto } from "../shared/game-types.ts";

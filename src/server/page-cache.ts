@@ -2,9 +2,11 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 
 /**
  * A cache for public pages that are the same for every visitor (the consumer storefront): a page
- * rendered for a GET is answered from memory for as long as `version()` (read on every request:
- * one small query) gives the same answer, so a crowd on the top-up page costs one read per visit
- * and one render per catalogue change. Only pages whose HTML reads neither cookies nor the query
+ * rendered for a GET is answered from memory for as long as `version()` gives the same answer, so
+ * a crowd on the top-up page costs one render per catalogue change. `version()` is asked at most
+ * once per `versionMaxAgeMs` (0: on every request), visits meanwhile sharing the answer, and again
+ * at once when `localWrites()` (this process's own writes to what the pages are made of) moved: a
+ * change made here shows on the next visit, one made by another instance within that age. Only pages whose HTML reads neither cookies nor the query
  * string belong here: a visitor's cookies (a signed-in admin looking at the shop) and a shared
  * link's query (`?fbclid=…`, `?utm_source=…`) get the same page from memory. An answer other than
  * a 200 without Set-Cookie is never stored.
@@ -27,14 +29,32 @@ interface Page {
 export function createPageCache(
   paths: readonly string[],
   version: () => Promise<string>,
+  options: { versionMaxAgeMs?: number; localWrites?: () => number } = {},
 ): PageCache {
   const cacheable = new Set(paths);
   const pages = new Map<string, Page>();
+  const maxAgeMs = options.versionMaxAgeMs ?? 0;
+  const localWrites = options.localWrites ?? (() => 0);
+  let known: { at: number; writes: number; value: Promise<string> } | undefined;
+  const currentVersion = () => {
+    const now = performance.now();
+    const writes = localWrites();
+    if (!known || now - known.at >= maxAgeMs || writes !== known.writes) {
+      const value = version();
+      const asked = { at: now, writes, value };
+      known = asked;
+      // A failed read is not kept: the next visit asks again.
+      value.catch(() => {
+        if (known === asked) known = undefined;
+      });
+    }
+    return known.value;
+  };
   return {
     async handle(req, res, render) {
       const url = (req.url ?? "").split("?")[0];
       if (req.method !== "GET" || !cacheable.has(url)) return false;
-      const current = await version();
+      const current = await currentVersion();
       const page = pages.get(url);
       if (page?.version === current) {
         res.writeHead(200, page.headers).end(page.body);

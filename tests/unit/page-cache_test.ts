@@ -6,10 +6,17 @@ import { createPageCache } from "../../src/server/page-cache.ts";
  * A node:http server whose pages come through the cache; `render` counts the renders and answers
  * with the version it rendered for (and a cookie when asked to).
  */
-async function serveThroughCache(paths: string[]) {
+async function serveThroughCache(
+  paths: string[],
+  options: { versionMaxAgeMs?: number; localWrites?: () => number } = {},
+) {
   let version = "v1";
+  let asked = 0;
   const rendered: string[] = [];
-  const cache = createPageCache(paths, () => Promise.resolve(version));
+  const cache = createPageCache(paths, () => {
+    asked++;
+    return Promise.resolve(version);
+  }, options);
   const render = (req: IncomingMessage, res: ServerResponse) => {
     rendered.push(req.url ?? "");
     if (req.url?.includes("set-cookie")) res.setHeader("set-cookie", "visited=1");
@@ -30,6 +37,7 @@ async function serveThroughCache(paths: string[]) {
   return {
     get,
     rendered,
+    asked: () => asked,
     setVersion: (v: string) => version = v,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
@@ -77,5 +85,47 @@ Deno.test("page cache: other paths, other methods and answers that set a cookie 
     assert.equal(site.rendered.length, 7, "a plain answer is stored once");
   } finally {
     await site.close();
+  }
+});
+
+Deno.test("page cache: the version is asked at most once per max age, and at once after a write of this process", async () => {
+  let writes = 0;
+  const site = await serveThroughCache(["/consumers"], {
+    versionMaxAgeMs: 60_000,
+    localWrites: () => writes,
+  });
+  try {
+    await Promise.all(Array.from({ length: 5 }, () => site.get("/consumers")));
+    await site.get("/consumers");
+    assert.equal(site.asked(), 1, "six visits within the age, one version read");
+
+    // Another instance changed the catalogue: this one shows it once the age has passed.
+    site.setVersion("v2");
+    assert.equal((await site.get("/consumers")).text, "<p>page v1</p>");
+    assert.equal(site.asked(), 1);
+
+    // This process wrote to the catalogue: the next visit asks, and renders the new version.
+    writes++;
+    assert.equal((await site.get("/consumers")).text, "<p>page v2</p>");
+    assert.equal(site.asked(), 2);
+    assert.equal((await site.get("/consumers")).text, "<p>page v2</p>");
+    assert.equal(site.asked(), 2);
+  } finally {
+    await site.close();
+  }
+
+  const aging = await serveThroughCache(["/consumers"], { versionMaxAgeMs: 50 });
+  try {
+    await aging.get("/consumers");
+    aging.setVersion("v2");
+    await new Promise((ok) => setTimeout(ok, 80));
+    assert.equal(
+      (await aging.get("/consumers")).text,
+      "<p>page v2</p>",
+      "read again after the age",
+    );
+    assert.equal(aging.asked(), 2);
+  } finally {
+    await aging.close();
   }
 });

@@ -45,11 +45,22 @@ export async function findGameRowBySupplierName(
     .where("supplier_name", "=", supplierName).executeTakeFirst();
 }
 
+/**
+ * How many writes to the games table this process has made: the consumer pages' cache, which asks
+ * for the catalogue's version at most once a second, asks again at once after a write here.
+ */
+let gameWrites = 0;
+export function gameWritesInThisProcess(): number {
+  return gameWrites;
+}
+
 export async function insertGameRow(
   db: Db | Transaction<Database>,
   game: NewGame,
 ): Promise<GameRow> {
-  return await db.insertInto("games").values(game).returningAll().executeTakeFirstOrThrow();
+  const row = await db.insertInto("games").values(game).returningAll().executeTakeFirstOrThrow();
+  gameWrites++;
+  return row;
 }
 
 /** The highest priority in use (0 when there are no games). */
@@ -70,12 +81,14 @@ export async function updateGameRowAtVersion(
   version: number,
   changes: GameUpdate,
 ): Promise<GameRow | undefined> {
-  return await db.updateTable("games")
+  const row = await db.updateTable("games")
     .set({ ...changes, version: sql`version + 1`, updated_at: new Date() })
     .where("id", "=", id)
     .where("version", "=", version)
     .returningAll()
     .executeTakeFirst();
+  gameWrites++;
+  return row;
 }
 
 /**
@@ -99,10 +112,12 @@ export async function updateGameCatalogue(
     })
     .where("id", "=", id)
     .execute();
+  gameWrites++;
 }
 
 export async function deleteGameRow(db: Db, id: string): Promise<boolean> {
   const r = await db.deleteFrom("games").where("id", "=", id).executeTakeFirst();
+  gameWrites++;
   return Number(r.numDeletedRows) === 1;
 }
 
