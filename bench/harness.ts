@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase, withHandle } from "../tests/helpers/backends.ts";
 import { startTestServer, type TestServer } from "../tests/helpers/server.ts";
 import { TestClient } from "../tests/helpers/client.ts";
+import { simControl } from "../tests/helpers/sessions.ts";
 import { createReseller } from "../src/domain/users.ts";
 import { buildApp } from "../cli/build.ts";
 import { LeanClient } from "./lean-client.ts";
@@ -35,6 +36,9 @@ export async function postgresCpuMs(): Promise<number> {
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
+
+/** The simulated suppliers' balance for a bench: more than any run spends. */
+const SUPPLIER_BALANCE = "1000000000";
 
 export interface BenchApp {
   tdb: TestDatabase;
@@ -87,6 +91,11 @@ export async function startBenchApp(
     await tdb.drop().catch(() => {});
   };
   try {
+    // The simulated suppliers' accounts start with a demo balance that a run would spend: every
+    // later order would be refused (402) and refunded, and measured as a cheaper order.
+    for (const supplier of ["elitedias", "moogold"] as const) {
+      await simControl(server.url, supplier, "setBalance", [SUPPLIER_BALANCE]);
+    }
     const sessions = await Promise.all(Array.from({ length: clients }, async (_, i) => {
       const c = new TestClient(server.url);
       const r = await c.post("/api/login_reseller", {
