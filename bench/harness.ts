@@ -13,8 +13,10 @@ export async function cpuMs(pid: number): Promise<number> {
 }
 
 /**
- * CPU time of every PostgreSQL server process on this machine in ms (its backends, which come and
- * go, are counted while they live): what a run cost the database, beside what it cost the app.
+ * CPU time of every PostgreSQL server process on this machine in ms, what a run cost the database
+ * beside what it cost the app: each process's own, plus the time of the backends that have ended
+ * (pgbench's connections close before its run is read), which the postmaster holds as its reaped
+ * children's.
  */
 export async function postgresCpuMs(): Promise<number> {
   let total = 0;
@@ -24,7 +26,9 @@ export async function postgresCpuMs(): Promise<number> {
       const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
       if (!stat.includes(" (postgres) ")) continue;
       const fields = stat.split(") ")[1].split(" ");
-      total += (Number(fields[11]) + Number(fields[12])) * 10;
+      // utime + stime, then cutime + cstime (only the postmaster has children).
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) *
+        10;
     } catch {
       // the process ended while we looked
     }
