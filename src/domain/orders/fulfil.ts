@@ -242,20 +242,22 @@ export async function sendOrderToSupplier(
   orderId: string,
   siteUrl?: string,
 ): Promise<boolean> {
-  const order = await findOrderById(db, orderId);
-  return !order || (await sendToSupplier(db, suppliers, order, siteUrl)).done;
+  return (await sendById(db, suppliers, orderId, siteUrl))?.done ?? true;
 }
 
 /**
- * `sendOrderToSupplier` for an order just read: `done` is false when the answer was uncertain;
- * `after` is the order as it then stands, when the update that moved it returned it.
+ * `sendOrderToSupplier`'s work, undefined when there is no such order: `done` is false when the
+ * answer was uncertain; `after` is the order as it then stands, when the update that moved it
+ * returned it.
  */
-async function sendToSupplier(
+async function sendById(
   db: Db,
   suppliers: Suppliers,
-  order: OrderRow,
+  orderId: string,
   siteUrl?: string,
-): Promise<{ done: boolean; after?: OrderRow }> {
+): Promise<{ done: boolean; after?: OrderRow } | undefined> {
+  const order = await findOrderById(db, orderId);
+  if (!order) return undefined;
   if (!awaitsSending(order)) return { done: true };
   // Only MooGold needs the game: it orders by the product id the game was launched from.
   const productId = order.supplier === "monkey" && order.game_id
@@ -277,11 +279,12 @@ export async function sendAndWatch(
   orderId: string,
   siteUrl?: string,
 ): Promise<boolean> {
-  const order = await findOrderById(db, orderId);
-  if (!order) return true;
-  const { done, after } = await sendToSupplier(db, suppliers, order, siteUrl);
-  if (done) await watchAtSupplier(db, after ?? await findOrderById(db, orderId), siteUrl);
-  return done;
+  const sent = await sendById(db, suppliers, orderId, siteUrl);
+  if (!sent) return true;
+  if (sent.done) {
+    await watchAtSupplier(db, sent.after ?? await findOrderById(db, orderId), siteUrl);
+  }
+  return sent.done;
 }
 
 /**
