@@ -15,8 +15,8 @@ import { sql } from "kysely";
 import { createTestDatabase, withHandle } from "../tests/helpers/backends.ts";
 import { startTestServer } from "../tests/helpers/server.ts";
 import { signInDemoAdmin } from "../tests/helpers/sessions.ts";
-import { createReseller } from "../src/domain/users.ts";
-import { LIFETIME_START, saveDashboardExclusions } from "../src/domain/dashboard.ts";
+import { createReseller } from "../src/domain/auth/users.ts";
+import { LIFETIME_START, saveDashboardExclusions } from "../src/domain/admin/dashboard.ts";
 import { percentile } from "./harness.ts";
 
 const count = Number(Deno.args[0] ?? 1_000_000);

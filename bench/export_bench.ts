@@ -22,12 +22,12 @@ import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import { createDb, migrateToLatest } from "../src/db/client.ts";
 import type { NewOrder } from "../src/db/schema.ts";
-import { createReseller } from "../src/domain/users.ts";
+import { createReseller } from "../src/domain/auth/users.ts";
 import {
   ADMIN_ORDERS_SHEET,
   exportOrders,
   exportResellerOrders,
-} from "../src/domain/order-export.ts";
+} from "../src/domain/orders/export.ts";
 import { listAdminOrders } from "../src/domain/orders/admin-orders.ts";
 import { refreshOrderStatistics } from "../src/domain/housekeeping.ts";
 import { readOrderBatches } from "../src/db/repositories/orders-export.ts";

@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase, withHandle } from "../tests/help
 import { startTestServer, type TestServer } from "../tests/helpers/server.ts";
 import { TestClient } from "../tests/helpers/client.ts";
 import { simControl } from "../tests/helpers/sessions.ts";
-import { createReseller } from "../src/domain/users.ts";
+import { createReseller } from "../src/domain/auth/users.ts";
 import { buildApp } from "../cli/build.ts";
 import { LeanClient } from "./lean-client.ts";
 

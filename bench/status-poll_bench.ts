@@ -21,7 +21,7 @@ import {
   FAILED,
   PAYMENT_RECEIVED,
 } from "../src/domain/payments/consumer-states.ts";
-import { computeConsumerPrice } from "../src/domain/pricing.ts";
+import { computeConsumerPrice } from "../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../src/domain/money.ts";
 import type { GameDto } from "../src/shared/game-types.ts";
 import { checkoutRevision, percentile, startBareServer } from "./harness.ts";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { adminIdByEmail, deleteAdminAs, listAdminsMatching } from "../src/domain/admins.ts";
+import { adminIdByEmail, deleteAdminAs, listAdminsMatching } from "../src/domain/admin/admins.ts";
 import { printData, withDb } from "./io.ts";
 import { cliActor } from "../src/domain/actor.ts";
 

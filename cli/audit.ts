@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { readAuditForOperator } from "../src/domain/audit.ts";
+import { readAuditForOperator } from "../src/domain/admin/audit.ts";
 import { withDb } from "./io.ts";
 
 /** `audit [--since] [--actor] [--action] [--target] [--json]`: the audit log, newest first. */

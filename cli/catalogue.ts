@@ -1,8 +1,15 @@
 import type { Command } from "commander";
-import { listGamesForAdmin } from "../src/domain/games.ts";
-import { listElitediasGames, listMoogoldGames } from "../src/domain/supplier-catalogue.ts";
-import { launchFromSupplier } from "../src/domain/supplier-launch.ts";
-import { syncAllGames, syncGameBySupplierName, type SyncReport } from "../src/domain/price-sync.ts";
+import { listGamesForAdmin } from "../src/domain/catalogue/games.ts";
+import {
+  listElitediasGames,
+  listMoogoldGames,
+} from "../src/domain/catalogue/supplier-catalogue.ts";
+import { launchFromSupplier } from "../src/domain/catalogue/supplier-launch.ts";
+import {
+  syncAllGames,
+  syncGameBySupplierName,
+  type SyncReport,
+} from "../src/domain/catalogue/price-sync.ts";
 import { cliSuppliers, withDb } from "./io.ts";
 
 function supplierKind(value: string): "elephant" | "monkey" {

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
-import { seedDemoUsers } from "../src/domain/bootstrap.ts";
+import { seedDemoUsers } from "../src/domain/auth/bootstrap.ts";
 import { withDb } from "./io.ts";
-import { checkInvariants } from "../src/domain/invariants.ts";
+import { checkInvariants } from "../src/domain/ledger/invariants.ts";
 import { fetchSupplierCounts } from "../src/integrations/simulator-counts.ts";
 import { purgeExpired, RETENTION } from "../src/domain/housekeeping.ts";
 

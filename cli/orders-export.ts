@@ -10,7 +10,7 @@ import {
   countOrdersToExport,
   exportOrders,
   RESELLER_ORDERS_SHEET,
-} from "../src/domain/order-export.ts";
+} from "../src/domain/orders/export.ts";
 import { progressBar, withDb } from "./io.ts";
 
 /** A `--from`/`--to` day, yyyy-MM-dd, as the start of that day in the server's time zone. */

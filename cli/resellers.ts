@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { createReseller, type PublicReseller } from "../src/domain/users.ts";
+import { createReseller, type PublicReseller } from "../src/domain/auth/users.ts";
 import {
   editReseller,
   findLiveResellerByEmail,
@@ -7,7 +7,7 @@ import {
   normalizeMarkup,
 } from "../src/domain/resellers/accounts.ts";
 import { moveBalance } from "../src/domain/resellers/balance.ts";
-import { createApiKey } from "../src/domain/api-keys.ts";
+import { createApiKey } from "../src/domain/resellers/api-keys.ts";
 import { cliActor } from "../src/domain/actor.ts";
 import { migrateToLatest } from "../src/db/client.ts";
 import { centsToDollarString, dollarsToCents } from "../src/domain/money.ts";

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { type Command, Option } from "commander";
 import { dbOptionsOf, getConfig } from "../src/config.ts";
 import { closeDb, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
-import { ensureFirstAdmin } from "../src/domain/bootstrap.ts";
+import { ensureFirstAdmin } from "../src/domain/auth/bootstrap.ts";
 import { buildApp, buildIsStale } from "./build.ts";
 import {
   answerInvariants,
@@ -12,14 +12,14 @@ import {
   mountSimulators,
   serveSimulatorsAlone,
 } from "./simulators.ts";
-import { seedDemoCatalogue } from "../src/domain/demo-catalogue.ts";
+import { seedDemoCatalogue } from "../src/domain/catalogue/demo-catalogue.ts";
 import { seedDemoInbox } from "../src/domain/mail/demo-inbox.ts";
 import { getSuppliers, internalBaseUrl } from "../src/integrations/suppliers.ts";
 import { createJobRunner } from "../src/domain/jobs.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
-import { getSecretBox } from "../src/domain/app-secret.ts";
-import { webhookJobHandlers } from "../src/domain/webhooks.ts";
+import { getSecretBox } from "../src/domain/auth/app-secret.ts";
+import { webhookJobHandlers } from "../src/domain/resellers/webhooks.ts";
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping.ts";
 import { hostname } from "node:os";
@@ -27,7 +27,7 @@ import { createStaticFiles } from "../src/server/static-files.ts";
 import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
 import { createApiRouter } from "../src/api-router.ts";
 import { createPageCache } from "../src/server/page-cache.ts";
-import { consumerCatalogueVersion } from "../src/domain/consumer-catalogue.ts";
+import { consumerCatalogueVersion } from "../src/domain/catalogue/consumer-catalogue.ts";
 import { gameWritesInThisProcess } from "../src/db/repositories/games.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -11,7 +11,7 @@ import { YAHOO_SIMULATOR_PATH } from "../src/integrations/fx/client.ts";
 import { createHitPaySimulator } from "../src/integrations/hitpay/simulator.ts";
 import { HITPAY_SIMULATOR_PATH } from "../src/integrations/hitpay/client.ts";
 import { fetchSupplierCounts } from "../src/integrations/simulator-counts.ts";
-import { checkInvariants } from "../src/domain/invariants.ts";
+import { checkInvariants } from "../src/domain/ledger/invariants.ts";
 import type { Db } from "../src/db/client.ts";
 
 type Simulator = {

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { ADMIN_RANKS, normalizeEmail } from "../src/domain/users.ts";
-import { createAdminAs } from "../src/domain/admins.ts";
+import { ADMIN_RANKS, normalizeEmail } from "../src/domain/auth/users.ts";
+import { createAdminAs } from "../src/domain/admin/admins.ts";
 import { findAdminByEmail } from "../src/db/repositories/admins.ts";
 import { setTotpSecret } from "../src/db/repositories/totp-steps.ts";
 import { deleteUserSessions } from "../src/db/repositories/sessions.ts";

@@ -5,7 +5,7 @@ declare namespace App {
     /** Request-scoped context: configuration, database, auth. */
     app: import("./server/context.ts").AppContext;
     /** The session behind the cookie, or null. */
-    session: import("./domain/auth.ts").CurrentSession | null;
+    session: import("./domain/auth/auth.ts").CurrentSession | null;
     /** The client address used for throttling. */
     ip: string;
   }

@@ -1,6 +1,6 @@
 import { defineMiddleware } from "astro/middleware";
 import { getAppContext } from "./server/context.ts";
-import { loadSession } from "./domain/auth.ts";
+import { loadSession } from "./domain/auth/auth.ts";
 import { clientIp, errorResponse, SESSION_COOKIE } from "./server/http.ts";
 import { ForbiddenError } from "./domain/errors.ts";
 import { setSecurityHeaders } from "./server/security-headers.ts";

@@ -1,7 +1,7 @@
 import { type Config, dbOptionsOf, getConfig } from "../config.ts";
 import { type Db, getDb } from "../db/client.ts";
-import { getSecretBox } from "../domain/app-secret.ts";
-import type { AuthContext } from "../domain/auth.ts";
+import { getSecretBox } from "../domain/auth/app-secret.ts";
+import type { AuthContext } from "../domain/auth/auth.ts";
 import { getSuppliers, type Suppliers } from "../integrations/suppliers.ts";
 import { getHitPayClient, type HitPayClient } from "../integrations/hitpay/client.ts";
 

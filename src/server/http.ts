@@ -9,9 +9,9 @@ import {
   UnauthenticatedError,
   ValidationError,
 } from "../domain/errors.ts";
-import type { CurrentSession } from "../domain/auth.ts";
-import { isAdminRank, type PublicAdmin, type PublicReseller } from "../domain/users.ts";
-import { MAX_UPLOAD_BYTES } from "../domain/uploads.ts";
+import type { CurrentSession } from "../domain/auth/auth.ts";
+import { isAdminRank, type PublicAdmin, type PublicReseller } from "../domain/auth/users.ts";
+import { MAX_UPLOAD_BYTES } from "../domain/catalogue/uploads.ts";
 import { MAX_INBOUND_BYTES } from "../domain/mail/inbound.ts";
 import { v1ErrorResponse } from "./reseller-api.ts";
 

@@ -1,6 +1,6 @@
 import type { APIContext } from "astro";
 import { z } from "zod";
-import { signIn } from "../domain/auth.ts";
+import { signIn } from "../domain/auth/auth.ts";
 import type { UserType } from "../db/schema.ts";
 import { readJson, setSessionCookie } from "./http.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MLBB_PACKAGES } from "../domain/verification.ts";
+import { MLBB_PACKAGES } from "../domain/orders/verification.ts";
 import { firstBillingProblem } from "../shared/consumer-storefront.ts";
 
 const text = (max: number) => z.string().trim().max(max);

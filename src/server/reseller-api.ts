@@ -15,8 +15,8 @@ import {
   UpstreamError,
   ValidationError,
 } from "../domain/errors.ts";
-import { authenticateApiKey } from "../domain/api-keys.ts";
-import { API_KEY_REQUESTS, assertWithinRateLimit } from "../domain/rate-limit.ts";
+import { authenticateApiKey } from "../domain/resellers/api-keys.ts";
+import { API_KEY_REQUESTS, assertWithinRateLimit } from "../domain/auth/rate-limit.ts";
 
 export const V1_ERROR_CODES = [
   "invalid_request",

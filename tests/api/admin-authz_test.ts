@@ -7,7 +7,7 @@ import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { signInAdmin, signInDemoReseller } from "../helpers/sessions.ts";
-import { DEMO_ADMIN } from "../../src/domain/bootstrap.ts";
+import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
 import { routeUrl, scanApiRoutes } from "../helpers/api-routes.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/ba
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { signInAdmin, signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
-import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import { findResellerByEmail } from "../../src/db/repositories/resellers.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
 

@@ -3,9 +3,9 @@ import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
-import { createAdmin } from "../../src/domain/admins.ts";
-import { generateTotpCode } from "../../src/domain/totp.ts";
-import { seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { createAdmin } from "../../src/domain/admin/admins.ts";
+import { generateTotpCode } from "../../src/domain/auth/totp.ts";
+import { seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import { upsertConsumer } from "../../src/db/repositories/consumers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };

@@ -11,10 +11,14 @@ import { TestClient } from "../helpers/client.ts";
 import { signInDemoReseller } from "../helpers/sessions.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { routeUrl, scanApiRoutes } from "../helpers/api-routes.ts";
-import { createAdmin } from "../../src/domain/admins.ts";
-import { generateTotpCode } from "../../src/domain/totp.ts";
-import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
-import { LOGIN_PER_ACCOUNT, LOGIN_PER_IP, TOTP_PER_ACCOUNT } from "../../src/domain/rate-limit.ts";
+import { createAdmin } from "../../src/domain/admin/admins.ts";
+import { generateTotpCode } from "../../src/domain/auth/totp.ts";
+import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
+import {
+  LOGIN_PER_ACCOUNT,
+  LOGIN_PER_IP,
+  TOTP_PER_ACCOUNT,
+} from "../../src/domain/auth/rate-limit.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
-import { createAdmin } from "../../src/domain/admins.ts";
-import { generateTotpCode, generateTotpSecret } from "../../src/domain/totp.ts";
-import { DEMO_ADMIN, DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { createAdmin } from "../../src/domain/admin/admins.ts";
+import { generateTotpCode, generateTotpSecret } from "../../src/domain/auth/totp.ts";
+import { DEMO_ADMIN, DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 
 const PASSWORD = "correct horse battery";

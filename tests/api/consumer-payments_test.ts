@@ -12,7 +12,7 @@ import {
   signedWebhook,
   waitForStatus,
 } from "../helpers/consumer-payments.ts";
-import { computeConsumerPrice } from "../../src/domain/pricing.ts";
+import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
 

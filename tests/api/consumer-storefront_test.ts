@@ -3,7 +3,7 @@ import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { signInDemoAdmin } from "../helpers/sessions.ts";
 import { consumerAt, paymentBody, saveItemChanges } from "../helpers/consumer-payments.ts";
-import { computeConsumerPrice } from "../../src/domain/pricing.ts";
+import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars, centsToDollarString } from "../../src/domain/money.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
 

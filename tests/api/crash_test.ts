@@ -16,7 +16,7 @@ import {
 import { SIM_SERVER_ENV } from "../helpers/simulation-size.ts";
 import { mountSimulators, serveSimulatorsAlone } from "../../cli/simulators.ts";
 import { loadConfig } from "../../src/config.ts";
-import { computeConsumerPrice } from "../../src/domain/pricing.ts";
+import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
 import { AWAITING_PAYMENT } from "../../src/domain/payments/consumer-states.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";

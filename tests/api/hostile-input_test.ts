@@ -11,7 +11,7 @@ import { TestClient } from "../helpers/client.ts";
 import { signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { type ApiRoute, routeUrl, scanApiRoutes } from "../helpers/api-routes.ts";
-import { seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };

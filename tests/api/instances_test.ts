@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoReseller, simControl } from "../helpers/sessions.ts";
-import { DEMO_RESELLER } from "../../src/domain/bootstrap.ts";
+import { DEMO_RESELLER } from "../../src/domain/auth/bootstrap.ts";
 import { openSimWorld, runSeed } from "../helpers/simulation.ts";
 import { SIM_SERVER_ENV, simulationSize } from "../helpers/simulation-size.ts";
 import { assertInvariantsHold, settleOpenOrders } from "../helpers/harness.ts";

@@ -5,11 +5,11 @@ import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/ba
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
-import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import { findResellerByEmail } from "../../src/db/repositories/resellers.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
 import type { OrderExportRow } from "../../src/db/repositories/orders-export.ts";
-import { writeOrdersWorkbook } from "../../src/domain/order-export.ts";
+import { writeOrdersWorkbook } from "../../src/domain/orders/export.ts";
 import { Writable } from "node:stream";
 import { createTestReseller } from "../helpers/resellers.ts";
 

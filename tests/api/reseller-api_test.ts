@@ -9,8 +9,8 @@ import { createTestDatabase, testBackend, withHandle } from "../helpers/backends
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
-import { seedDemoUsers } from "../../src/domain/bootstrap.ts";
-import { API_KEY_REQUESTS } from "../../src/domain/rate-limit.ts";
+import { seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
+import { API_KEY_REQUESTS } from "../../src/domain/auth/rate-limit.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };

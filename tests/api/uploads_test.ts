@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
-import { generateTotpCode } from "../../src/domain/totp.ts";
-import { DEMO_ADMIN, DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { generateTotpCode } from "../../src/domain/auth/totp.ts";
+import { DEMO_ADMIN, DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",

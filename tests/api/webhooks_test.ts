@@ -4,7 +4,7 @@ import { startTestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoAdmin, signInDemoReseller, simControl } from "../helpers/sessions.ts";
-import { seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import {
   verifyWebhookSignature,
   WEBHOOK_SIGNATURE_HEADER,

@@ -4,7 +4,7 @@ import { createTestDatabase, testBackend, withHandle } from "../helpers/backends
 import { startTestServer } from "../helpers/server.ts";
 import { signInDemoReseller, simControl } from "../helpers/sessions.ts";
 import { pubgOrder } from "../helpers/orders.ts";
-import { DEMO_RESELLER } from "../../src/domain/bootstrap.ts";
+import { DEMO_RESELLER } from "../../src/domain/auth/bootstrap.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 

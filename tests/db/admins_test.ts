@@ -5,7 +5,7 @@ import {
   createAdminAs,
   deleteAdminAs,
   listAdminsMatching,
-} from "../../src/domain/admins.ts";
+} from "../../src/domain/admin/admins.ts";
 import { ConflictError } from "../../src/domain/errors.ts";
 
 const backend = testBackend();

@@ -5,7 +5,7 @@ import { findLiveSession, insertSession } from "../../src/db/repositories/sessio
 import { claimTotpStep } from "../../src/db/repositories/totp-steps.ts";
 import { countInWindow, recordHit } from "../../src/db/repositories/login-attempts.ts";
 import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
-import { createAdmin } from "../../src/domain/admins.ts";
+import { createAdmin } from "../../src/domain/admin/admins.ts";
 import { ConflictError } from "../../src/domain/errors.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { seedDashboardFixture } from "../helpers/dashboard-fixture.ts";
-import { readDashboard, saveDashboardExclusions } from "../../src/domain/dashboard.ts";
+import { readDashboard, saveDashboardExclusions } from "../../src/domain/admin/dashboard.ts";
 import type { DashboardFigures } from "../../src/shared/dashboard-types.ts";
 
 const backend = testBackend();

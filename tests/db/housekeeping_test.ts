@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { purgeExpired } from "../../src/domain/housekeeping.ts";
 import { insertSession } from "../../src/db/repositories/sessions.ts";
-import { createAdmin } from "../../src/domain/admins.ts";
+import { createAdmin } from "../../src/domain/admin/admins.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();

@@ -7,8 +7,8 @@ import { placeResellerOrder } from "../../src/domain/orders/place.ts";
 import { orderJobHandlers } from "../../src/domain/orders/jobs.ts";
 import { createJobRunner } from "../../src/domain/jobs.ts";
 import { enqueueJob } from "../../src/db/repositories/jobs.ts";
-import { createSecretBox } from "../../src/domain/secret-box.ts";
-import { setWebhookUrl, webhookJobHandlers } from "../../src/domain/webhooks.ts";
+import { createSecretBox } from "../../src/domain/auth/secret-box.ts";
+import { setWebhookUrl, webhookJobHandlers } from "../../src/domain/resellers/webhooks.ts";
 import type { GameItemDto } from "../../src/shared/game-types.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 

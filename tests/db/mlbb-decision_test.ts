@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { startTestSuppliers } from "../helpers/suppliers.ts";
 import type { Db } from "../../src/db/client.ts";
-import { createMobileLegendsGame } from "../../src/domain/demo-catalogue.ts";
+import { createMobileLegendsGame } from "../../src/domain/catalogue/demo-catalogue.ts";
 import { placeResellerOrder } from "../../src/domain/orders/place.ts";
 import {
   formatOutOfStockTitle,
   MLBB_PACKAGES,
   verifyMlbbForOrder,
-} from "../../src/domain/verification.ts";
+} from "../../src/domain/orders/verification.ts";
 import { ConflictError, ValidationError } from "../../src/domain/errors.ts";
 import type { GamePackageDto } from "../../src/shared/game-types.ts";
 import { createTestReseller } from "../helpers/resellers.ts";

@@ -4,18 +4,18 @@ import { startTestSuppliers } from "../helpers/suppliers.ts";
 import { launchPubgMobile, pubgOrderInput } from "../helpers/orders.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { OrderRow } from "../../src/db/schema.ts";
-import { createMobileLegendsGame } from "../../src/domain/demo-catalogue.ts";
-import { launchGame, LaunchGameSchema } from "../../src/domain/launch.ts";
+import { createMobileLegendsGame } from "../../src/domain/catalogue/demo-catalogue.ts";
+import { launchGame, LaunchGameSchema } from "../../src/domain/catalogue/launch.ts";
 import { type PlaceOrderInput, placeResellerOrder } from "../../src/domain/orders/place.ts";
 import {
   refreshOrder,
   refundResellerOrder,
   sendOrderToSupplier,
 } from "../../src/domain/orders/fulfil.ts";
-import { checkLedger } from "../../src/domain/ledger.ts";
+import { checkLedger } from "../../src/domain/ledger/ledger.ts";
 import { ConflictError, InsufficientBalanceError } from "../../src/domain/errors.ts";
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
-import { computeResellerPrice } from "../../src/domain/pricing.ts";
+import { computeResellerPrice } from "../../src/domain/catalogue/pricing.ts";
 import type { GameItemDto } from "../../src/shared/game-types.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 

@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { OrderRow } from "../../src/db/schema.ts";
-import { createSecretBox } from "../../src/domain/secret-box.ts";
+import { createSecretBox } from "../../src/domain/auth/secret-box.ts";
 import {
   deliverWebhookEvent,
   listDeliveries,
   queueOrderEvents,
   setWebhookUrl,
   WEBHOOK_DELIVER_JOB,
-} from "../../src/domain/webhooks.ts";
+} from "../../src/domain/resellers/webhooks.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();

@@ -10,7 +10,7 @@ import { startTestServer } from "../helpers/server.ts";
 import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoReseller, simControl } from "../helpers/sessions.ts";
-import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/bootstrap.ts";
+import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import { findResellerByEmail } from "../../src/db/repositories/resellers.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
 

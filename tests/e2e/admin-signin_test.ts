@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { gotoHydrated, launchBrowser, waitForIslands } from "../helpers/browser.ts";
-import { generateTotpCode } from "../../src/domain/totp.ts";
-import { DEMO_ADMIN } from "../../src/domain/bootstrap.ts";
+import { generateTotpCode } from "../../src/domain/auth/totp.ts";
+import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
 
 Deno.test({
   name: "[e2e] the demo admin signs in through QR enrolment and a code and sees Welcome",

@@ -4,7 +4,7 @@ import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { simControl } from "../helpers/sessions.ts";
 import { launchBrowser, signInDemoAdminInBrowser, waitForIslands } from "../helpers/browser.ts";
-import { DEMO_RESELLER } from "../../src/domain/bootstrap.ts";
+import { DEMO_RESELLER } from "../../src/domain/auth/bootstrap.ts";
 import { ELITEDIAS_CATALOGUE } from "../../src/integrations/elitedias/catalogue.ts";
 import { MOOGOLD_CATALOGUE } from "../../src/integrations/moogold/catalogue.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";

@@ -8,7 +8,7 @@ import {
   signInDemoResellerInBrowser,
   waitForIslands,
 } from "../helpers/browser.ts";
-import { DEMO_ADMIN } from "../../src/domain/bootstrap.ts";
+import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
 import { ELITEDIAS_CATALOGUE } from "../../src/integrations/elitedias/catalogue.ts";
 import { MOOGOLD_CATALOGUE } from "../../src/integrations/moogold/catalogue.ts";
 

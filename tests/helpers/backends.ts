@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { createDb, type Db, migrateToLatest } from "../../src/db/client.ts";
-import { checkLedger } from "../../src/domain/ledger.ts";
+import { checkLedger } from "../../src/domain/ledger/ledger.ts";
 
 export type Backend = "pglite" | "postgres";
 

@@ -1,6 +1,6 @@
 import { type Browser, chromium, type Page } from "playwright-core";
-import { generateTotpCode } from "../../src/domain/totp.ts";
-import { DEMO_ADMIN, DEMO_RESELLER } from "../../src/domain/bootstrap.ts";
+import { generateTotpCode } from "../../src/domain/auth/totp.ts";
+import { DEMO_ADMIN, DEMO_RESELLER } from "../../src/domain/auth/bootstrap.ts";
 
 /** Launches Debian's Chromium headless with the flags this closed network needs. */
 export async function launchBrowser(): Promise<Browser> {

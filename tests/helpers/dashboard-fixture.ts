@@ -3,8 +3,8 @@
 // order, and orders that are not successful. The expected figures are in tests/db/dashboard_test.ts.
 import type { Db } from "../../src/db/client.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
-import { createReseller } from "../../src/domain/users.ts";
-import { LIFETIME_START } from "../../src/domain/dashboard.ts";
+import { createReseller } from "../../src/domain/auth/users.ts";
+import { LIFETIME_START } from "../../src/domain/admin/dashboard.ts";
 
 const H = 3_600_000;
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { TestClient } from "./client.ts";
 import { pubgOrder } from "./orders.ts";
-import type { InvariantViolation } from "../../src/domain/invariants.ts";
+import type { InvariantViolation } from "../../src/domain/ledger/invariants.ts";
 
 const PASSWORD = "load reseller password";
 

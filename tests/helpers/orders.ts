@@ -1,7 +1,7 @@
 import type { TestClient } from "./client.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
-import { launchGame, LaunchGameSchema } from "../../src/domain/launch.ts";
+import { launchGame, LaunchGameSchema } from "../../src/domain/catalogue/launch.ts";
 import type { PlaceOrderInput } from "../../src/domain/orders/place.ts";
 
 export interface CatalogueItem {

@@ -1,5 +1,5 @@
 import type { Db } from "../../src/db/client.ts";
-import { createReseller, type NewResellerInput } from "../../src/domain/users.ts";
+import { createReseller, type NewResellerInput } from "../../src/domain/auth/users.ts";
 
 /**
  * A reseller for a test, through the same `createReseller` as the console: no markup and no

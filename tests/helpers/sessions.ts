@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { TestClient } from "./client.ts";
-import { generateTotpCode } from "../../src/domain/totp.ts";
-import { DEMO_ADMIN, DEMO_RESELLER } from "../../src/domain/bootstrap.ts";
+import { generateTotpCode } from "../../src/domain/auth/totp.ts";
+import { DEMO_ADMIN, DEMO_RESELLER } from "../../src/domain/auth/bootstrap.ts";
 
 /** Signs the demo admin in (enrolling on first use) and returns the client. */
 export async function signInDemoAdmin(base: string): Promise<TestClient> {

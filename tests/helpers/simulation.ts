@@ -3,16 +3,16 @@
 // consumer payments with HitPay webhooks repeated, reordered and forged, manual payments, supplier
 // faults (error, timeout, garbage, slow answer, refusal), status refreshes and admin edits — run
 // against a real server and its simulators. After every step the server's invariants
-// (GET /__sim/invariants, src/domain/invariants.ts) must hold and no answer may be a 5xx other than
+// (GET /__sim/invariants, src/domain/ledger/invariants.ts) must hold and no answer may be a 5xx other than
 // an upstream's 502. A failure names its seed; `npm run sim -- --seed N` replays the same schedule.
 import { TestClient } from "./client.ts";
 import { signInDemoAdmin } from "./sessions.ts";
 import { paymentBody, signedWebhook } from "./consumer-payments.ts";
 import { createSeededRandom } from "../../src/integrations/simulator-kit.ts";
-import { computeConsumerPrice } from "../../src/domain/pricing.ts";
+import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
 import { AWAITING_PAYMENT } from "../../src/domain/payments/consumer-states.ts";
-import type { InvariantViolation } from "../../src/domain/invariants.ts";
+import type { InvariantViolation } from "../../src/domain/ledger/invariants.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
 
 type Target = "moogold" | "elitedias";

@@ -6,7 +6,7 @@ import {
 } from "../../src/integrations/elitedias/simulator.ts";
 import { startSimulatorServer } from "../../src/integrations/simulator-kit.ts";
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
-import { choosePackageFor, verifyMlbbAccount } from "../../src/domain/verification.ts";
+import { choosePackageFor, verifyMlbbAccount } from "../../src/domain/orders/verification.ts";
 import { UpstreamError } from "../../src/domain/errors.ts";
 
 const IN_STOCK = { mlbb: false, mlbb_special: false, mlbb_global: false };

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { generateTotpCode, generateTotpSecret, matchTotpStep } from "../../src/domain/totp.ts";
-import { hashPassword, verifyPassword } from "../../src/domain/passwords.ts";
-import { createSecretBox } from "../../src/domain/secret-box.ts";
-import { isAdminRank } from "../../src/domain/users.ts";
+import { generateTotpCode, generateTotpSecret, matchTotpStep } from "../../src/domain/auth/totp.ts";
+import { hashPassword, verifyPassword } from "../../src/domain/auth/passwords.ts";
+import { createSecretBox } from "../../src/domain/auth/secret-box.ts";
+import { isAdminRank } from "../../src/domain/auth/users.ts";
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 15);
 

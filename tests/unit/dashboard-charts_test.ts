@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { renderBarChart } from "../../src/domain/dashboard-charts.ts";
-import { windowParts } from "../../src/domain/dashboard.ts";
+import { renderBarChart } from "../../src/domain/admin/dashboard-charts.ts";
+import { windowParts } from "../../src/domain/admin/dashboard.ts";
 
 const chart = (values: number[], labels = values.map((_, i) => `d${i}`)) =>
   renderBarChart({

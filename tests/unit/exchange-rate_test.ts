@@ -9,7 +9,7 @@ import {
   MAX_STALE_MS,
   rateFailureMessage,
   RETRY_AFTER_FAILURE_MS,
-} from "../../src/domain/exchange-rate.ts";
+} from "../../src/domain/catalogue/exchange-rate.ts";
 import { UpstreamError } from "../../src/domain/errors.ts";
 import type { YahooFinanceClient } from "../../src/integrations/fx/client.ts";
 import { failWith, type SupplierResult } from "../../src/integrations/fetch-json.ts";

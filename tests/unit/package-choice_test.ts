@@ -6,7 +6,7 @@ import {
   INVALID_USER_TITLE,
   OUT_OF_STOCK_DETAIL,
   type PackageChoiceInput,
-} from "../../src/domain/verification.ts";
+} from "../../src/domain/orders/verification.ts";
 
 const inStock = { mlbb: false, mlbb_special: false, mlbb_global: false };
 

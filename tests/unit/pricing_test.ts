@@ -7,7 +7,7 @@ import {
   computeResellerPrice,
   formatResellerItemName,
   type PricedItem,
-} from "../../src/domain/pricing.ts";
+} from "../../src/domain/catalogue/pricing.ts";
 
 Deno.test("[pricing] 1.00 at 10 % markup is exactly 1.10", () => {
   assert.equal(computePrice({ cost: "1.00", markupPercent: 10 }), 110);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { isPurchasable } from "../../src/domain/games.ts";
-import { newGameItem } from "../../src/domain/launch.ts";
+import { isPurchasable } from "../../src/domain/catalogue/games.ts";
+import { newGameItem } from "../../src/domain/catalogue/launch.ts";
 import type { GameItemDto, GamePackageDto } from "../../src/shared/game-types.ts";
 
 const item = (over: Partial<GameItemDto> = {}): GameItemDto => ({

@@ -12,7 +12,7 @@ import {
   MAX_UPLOAD_BYTES,
   newUploadKey,
   UPLOAD_RULES,
-} from "../../src/domain/uploads.ts";
+} from "../../src/domain/catalogue/uploads.ts";
 import {
   createLocalStorage,
   signUpload,

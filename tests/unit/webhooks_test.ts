@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkWebhookUrl } from "../../src/domain/webhooks.ts";
+import { checkWebhookUrl } from "../../src/domain/resellers/webhooks.ts";
 import { ValidationError } from "../../src/domain/errors.ts";
 import { signWebhook, verifyWebhookSignature } from "../../src/shared/webhook-signature.ts";
 

@@ -1,4 +1,4 @@
-// The reads behind the system invariants (src/domain/invariants.ts): each query returns the facts
+// The reads behind the system invariants (src/domain/ledger/invariants.ts): each query returns the facts
 // one invariant judges, for every row at once, so `ledger check` and the simulation ask the same.
 import { sql } from "kysely";
 import type { Db } from "../client.ts";

@@ -5,7 +5,7 @@
 import { format } from "date-fns";
 import { escapeHtml } from "../../shared/html.ts";
 import { centsToDollarString } from "../money.ts";
-import { ORDER_DATE_FORMAT } from "../order-export.ts";
+import { ORDER_DATE_FORMAT } from "../orders/export.ts";
 import type { MailMessage } from "./outbox.ts";
 
 /** What a receipt shows of a consumer order. */

@@ -10,10 +10,10 @@ import { findSupplierGameId } from "../../db/repositories/games.ts";
 import { enqueueJob } from "../../db/repositories/jobs.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetch-json.ts";
-import { refundOrderAmount } from "../ledger.ts";
+import { refundOrderAmount } from "../ledger/ledger.ts";
 import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
-import { queueOrderEvents } from "../webhooks.ts";
+import { queueOrderEvents } from "../resellers/webhooks.ts";
 import { SUPPLIER_STATUS_JOB } from "./place.ts";
 
 /** What one supplier call taught us about an order. */

@@ -8,11 +8,15 @@ import { findIdempotencyKey } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto } from "../../shared/game-types.ts";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
-import { computeResellerPrice, formatResellerItemName, resellerMarkupFor } from "../pricing.ts";
+import {
+  computeResellerPrice,
+  formatResellerItemName,
+  resellerMarkupFor,
+} from "../catalogue/pricing.ts";
 import { centsToDollars, centsToDollarString, dollarsToCents } from "../money.ts";
-import { decideMlbbPackage, formatOutOfStockTitle, packageToOrder } from "../verification.ts";
-import { MLBB_SUPPLIER_NAME } from "../games.ts";
-import { debitForOrder } from "../ledger.ts";
+import { decideMlbbPackage, formatOutOfStockTitle, packageToOrder } from "./verification.ts";
+import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
+import { debitForOrder } from "../ledger/ledger.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { presentResellerOrder } from "./present.ts";
 

@@ -13,10 +13,10 @@ import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto } from "../../shared/game-types.ts";
 import { NotFoundError, UpstreamError } from "../errors.ts";
-import { MLBB_SUPPLIER_NAME } from "../games.ts";
-import { decideMlbbPackage, type MlbbPackage, packageToOrder } from "../verification.ts";
-import { computeConsumerPrice, consumerMarkupFor } from "../pricing.ts";
-import { consumerItemName } from "../consumer-catalogue.ts";
+import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
+import { decideMlbbPackage, type MlbbPackage, packageToOrder } from "../orders/verification.ts";
+import { computeConsumerPrice, consumerMarkupFor } from "../catalogue/pricing.ts";
+import { consumerItemName } from "../catalogue/consumer-catalogue.ts";
 import { assertClientPrice, newOrderId } from "../orders/place.ts";
 import { AWAITING_PAYMENT, CANCELLED, CONSUMER_CURRENCY } from "./consumer-states.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";

@@ -21,7 +21,7 @@ import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client
 import { verifyHitPayWebhook } from "../../integrations/hitpay/webhook.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
-import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../rate-limit.ts";
+import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../auth/rate-limit.ts";
 import { forEachConcurrently } from "../concurrency.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import {

@@ -16,8 +16,13 @@ import { matchesSearch, REQUIRED_MARKUP_KEYS } from "../../shared/user-types.ts"
 import { auditActor, type OperatorActor } from "../actor.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { centsToDollarString, type DecimalInput, dollarsToCents, parseDecimal } from "../money.ts";
-import { hashPassword } from "../passwords.ts";
-import { createReseller, normalizeEmail, presentReseller, type PublicReseller } from "../users.ts";
+import { hashPassword } from "../auth/passwords.ts";
+import {
+  createReseller,
+  normalizeEmail,
+  presentReseller,
+  type PublicReseller,
+} from "../auth/users.ts";
 import { checkMoveCeiling } from "./balance.ts";
 
 /** Markups above this are a typo, not a price (a 1000 % markup is eleven times the cost). */

@@ -14,7 +14,7 @@ import type { BalanceHistoryRow } from "../../db/schema.ts";
 import type { BalanceMoveResult } from "../../shared/user-types.ts";
 import { auditActor, type OperatorActor } from "../actor.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
-import { deductBalance, topUpBalance } from "../ledger.ts";
+import { deductBalance, topUpBalance } from "../ledger/ledger.ts";
 import {
   centsToDollars,
   centsToDollarString,

@@ -1,5 +1,5 @@
 // What a store of admin-uploaded images offers, and the upload rules a store is given: the rules
-// are the domain's (src/domain/uploads.ts), so a store never imports them.
+// are the domain's (src/domain/catalogue/uploads.ts), so a store never imports them.
 
 /** A store that hands out upload URLs. */
 export interface ObjectStorage {

@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readQuery, requireAdmin } from "../../server/http.ts";
 import { AuditQuery } from "../../server/admin-inputs.ts";
-import { readAuditPage } from "../../domain/audit.ts";
+import { readAuditPage } from "../../domain/admin/audit.ts";
 
 /** The Audit view's page: superadmins only; filters by actor, action and target; 20 a page. */
 export const GET: APIRoute = async ({ locals, url }) => {

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireAdmin } from "../../server/http.ts";
-import { readDashboard } from "../../domain/dashboard.ts";
+import { readDashboard } from "../../domain/admin/dashboard.ts";
 
 /** The admin dashboard's figures and charts (spec §2 Dashboard), summed in SQL as of now. */
 export const GET: APIRoute = async ({ locals }) => {

@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { z } from "zod";
 import { readJson, requireAdmin } from "../../server/http.ts";
-import { createGame } from "../../domain/games.ts";
+import { createGame } from "../../domain/catalogue/games.ts";
 
 const CreateGameInput = z.object({
   name: z.string().trim().min(1, "Game name is required").max(200),

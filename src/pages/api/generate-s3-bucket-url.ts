@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { z } from "zod";
 import { readJson, requireAdmin } from "../../server/http.ts";
-import { createImageUpload, UPLOAD_RULES } from "../../domain/uploads.ts";
+import { createImageUpload, UPLOAD_RULES } from "../../domain/catalogue/uploads.ts";
 import { getObjectStorage } from "../../integrations/storage/object-storage.ts";
 
 // The accepted image types are a domain rule (it answers with the spec's exact text); zod only

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { readJson, requireAdmin } from "../../server/http.ts";
-import { launchGame, LaunchGameSchema } from "../../domain/launch.ts";
+import { launchGame, LaunchGameSchema } from "../../domain/catalogue/launch.ts";
 
 export const POST: APIRoute = async ({ locals, request }) => {
   const admin = requireAdmin(locals);

@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { signOut } from "../../domain/auth.ts";
+import { signOut } from "../../domain/auth/auth.ts";
 import { clearSessionCookie, SESSION_COOKIE } from "../../server/http.ts";
 
 export const POST: APIRoute = async ({ locals, cookies }) => {

@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireReseller } from "../../server/http.ts";
 import { MoogoldVerifyInput } from "../../server/order-inputs.ts";
-import { validateMoogoldAccount } from "../../domain/verification.ts";
+import { validateMoogoldAccount } from "../../domain/orders/verification.ts";
 
 export const POST: APIRoute = async ({ locals, request }) => {
   requireReseller(locals);

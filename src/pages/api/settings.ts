@@ -1,6 +1,10 @@
 import type { APIRoute } from "astro";
 import { readJson, requireAdmin, requireReseller } from "../../server/http.ts";
-import { FxSettingsSchema, readFxSettings, saveFxSettings } from "../../domain/exchange-rate.ts";
+import {
+  FxSettingsSchema,
+  readFxSettings,
+  saveFxSettings,
+} from "../../domain/catalogue/exchange-rate.ts";
 
 /** The settings a signed-in user needs: fxRateMarkUp, for admins and resellers alike. */
 export const GET: APIRoute = async ({ locals }) => {

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { z } from "zod";
-import { verifySecondFactor } from "../../domain/auth.ts";
+import { verifySecondFactor } from "../../domain/auth/auth.ts";
 import { UnauthenticatedError } from "../../domain/errors.ts";
 import { readJson, SESSION_COOKIE, setSessionCookie } from "../../server/http.ts";
 

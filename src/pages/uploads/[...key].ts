@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { errorResponse } from "../../server/http.ts";
 import { NotFoundError } from "../../domain/errors.ts";
-import { contentTypeOfKey, UPLOAD_RULES } from "../../domain/uploads.ts";
+import { contentTypeOfKey, UPLOAD_RULES } from "../../domain/catalogue/uploads.ts";
 import { getLocalStorage } from "../../integrations/storage/object-storage.ts";
 
 // The local store's objects: upload URLs from /api/generate-s3-bucket-url are PUT here and the

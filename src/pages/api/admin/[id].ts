@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireAdmin, uuidParam } from "../../../server/http.ts";
 import { UpdateAdminInput } from "../../../server/admin-inputs.ts";
-import { deleteAdminAs, updateAdminAs } from "../../../domain/admins.ts";
+import { deleteAdminAs, updateAdminAs } from "../../../domain/admin/admins.ts";
 
 /** Spec §7 PUT /admin/{id}: name, email, rank, password, remarks (rank rules in the domain). */
 export const PUT: APIRoute = async ({ locals, params, request }) => {

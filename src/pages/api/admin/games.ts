@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireAdmin } from "../../../server/http.ts";
-import { listGamesForAdmin } from "../../../domain/games.ts";
+import { listGamesForAdmin } from "../../../domain/catalogue/games.ts";
 
 export const GET: APIRoute = async ({ locals }) => {
   requireAdmin(locals);

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireAdmin } from "../../../server/http.ts";
-import { listElitediasGames } from "../../../domain/supplier-catalogue.ts";
+import { listElitediasGames } from "../../../domain/catalogue/supplier-catalogue.ts";
 
 export const GET: APIRoute = async ({ locals }) => {
   requireAdmin(locals);

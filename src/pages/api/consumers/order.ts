@@ -1,5 +1,8 @@
 import type { APIRoute } from "astro";
-import { assertWithinRateLimit, CONSUMER_ORDER_LOOKUP_PER_IP } from "../../../domain/rate-limit.ts";
+import {
+  assertWithinRateLimit,
+  CONSUMER_ORDER_LOOKUP_PER_IP,
+} from "../../../domain/auth/rate-limit.ts";
 import { findConsumerOrderForBuyer } from "../../../domain/payments/consumer-order-lookup.ts";
 import { readJson } from "../../../server/http.ts";
 import { ConsumerOrderLookupBody } from "../../../server/payment-inputs.ts";

@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireAdmin } from "../../../server/http.ts";
 import { DashboardExclusionsInput } from "../../../server/dashboard-inputs.ts";
-import { saveDashboardExclusions } from "../../../domain/dashboard.ts";
+import { saveDashboardExclusions } from "../../../domain/admin/dashboard.ts";
 import { adminActor } from "../../../domain/actor.ts";
 
 /** Admins set the accounts and names the dashboard leaves out (spec §6); the change is audited. */

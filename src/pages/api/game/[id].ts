@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireAdmin, uuidParam } from "../../../server/http.ts";
-import { deleteGame, saveGame } from "../../../domain/games.ts";
-import { GameSaveSchema } from "../../../domain/game-schema.ts";
+import { deleteGame, saveGame } from "../../../domain/catalogue/games.ts";
+import { GameSaveSchema } from "../../../domain/catalogue/game-schema.ts";
 
 export const PUT: APIRoute = async ({ locals, request, params }) => {
   const admin = requireAdmin(locals);

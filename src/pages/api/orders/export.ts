@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readQuery, requireAdmin } from "../../../server/http.ts";
 import { AdminOrdersQuery } from "../../../server/order-inputs.ts";
-import { adminOrdersWorkbookStream, ordersExportFileName } from "../../../domain/order-export.ts";
+import { adminOrdersWorkbookStream, ordersExportFileName } from "../../../domain/orders/export.ts";
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 

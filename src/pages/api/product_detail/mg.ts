@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireAdmin } from "../../../server/http.ts";
 import { MgProductInput } from "../../../server/supplier-inputs.ts";
-import { moogoldProductDetail } from "../../../domain/supplier-catalogue.ts";
+import { moogoldProductDetail } from "../../../domain/catalogue/supplier-catalogue.ts";
 
 export const POST: APIRoute = async ({ locals, request }) => {
   requireAdmin(locals);

@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireReseller } from "../../../server/http.ts";
 import { ApiKeyCreateInput } from "../../../server/reseller-inputs.ts";
-import { createApiKey, listResellerApiKeys } from "../../../domain/api-keys.ts";
+import { createApiKey, listResellerApiKeys } from "../../../domain/resellers/api-keys.ts";
 import { resellerActor } from "../../../domain/actor.ts";
 
 /** The signed-in reseller's API keys (My Account). */

@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { z } from "zod";
 import { readJson, requireOwnResellerId } from "../../../server/http.ts";
-import { changeResellerPassword } from "../../../domain/users.ts";
+import { changeResellerPassword } from "../../../domain/auth/users.ts";
 
 const ChangePasswordInput = z.object({
   id: z.string().min(1).max(64),

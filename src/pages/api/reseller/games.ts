@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireReseller } from "../../../server/http.ts";
-import { listGamesForReseller } from "../../../domain/games.ts";
+import { listGamesForReseller } from "../../../domain/catalogue/games.ts";
 
 export const GET: APIRoute = async ({ locals }) => {
   const reseller = requireReseller(locals);

@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireReseller } from "../../../server/http.ts";
 import { WebhookUrlInput } from "../../../server/webhook-inputs.ts";
-import { getWebhookSettings, setWebhookUrl } from "../../../domain/webhooks.ts";
+import { getWebhookSettings, setWebhookUrl } from "../../../domain/resellers/webhooks.ts";
 
 /** The signed-in reseller's callback URL (never the secret). */
 export const GET: APIRoute = async ({ locals }) => {

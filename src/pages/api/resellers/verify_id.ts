@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireReseller } from "../../../server/http.ts";
 import { ElitediasVerifyInput } from "../../../server/order-inputs.ts";
-import { verifyElitediasAccount } from "../../../domain/verification.ts";
+import { verifyElitediasAccount } from "../../../domain/orders/verification.ts";
 
 export const POST: APIRoute = async ({ locals, request }) => {
   requireReseller(locals);

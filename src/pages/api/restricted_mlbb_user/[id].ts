@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireAdmin, uuidParam } from "../../../server/http.ts";
-import { removeRestrictedUser } from "../../../domain/restricted-users.ts";
+import { removeRestrictedUser } from "../../../domain/orders/restricted-users.ts";
 
 /** Spec §7 DELETE /restricted_mlbb_user/{id}. */
 export const DELETE: APIRoute = async ({ locals, params }) => {

@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireAdmin } from "../../../server/http.ts";
 import { EdGameInput } from "../../../server/supplier-inputs.ts";
-import { elitediasServers } from "../../../domain/supplier-catalogue.ts";
+import { elitediasServers } from "../../../domain/catalogue/supplier-catalogue.ts";
 
 export const POST: APIRoute = async ({ locals, request }) => {
   requireAdmin(locals);

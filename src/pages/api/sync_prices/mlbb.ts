@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { requireAdmin } from "../../../server/http.ts";
-import { syncGameBySupplierName } from "../../../domain/price-sync.ts";
-import { MLBB_SUPPLIER_NAME } from "../../../domain/games.ts";
+import { syncGameBySupplierName } from "../../../domain/catalogue/price-sync.ts";
+import { MLBB_SUPPLIER_NAME } from "../../../domain/catalogue/games.ts";
 import { UpstreamError } from "../../../domain/errors.ts";
 
 export const POST: APIRoute = async ({ locals }) => {

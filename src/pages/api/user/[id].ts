@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireAdmin, uuidParam } from "../../../server/http.ts";
-import { deleteConsumer } from "../../../domain/consumers.ts";
+import { deleteConsumer } from "../../../domain/admin/consumers.ts";
 import { adminActor } from "../../../domain/actor.ts";
 
 /** Spec §7 DELETE /user/{id}: the Consumers list's delete (admins use DELETE /admin/{id}). */

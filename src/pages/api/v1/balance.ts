@@ -1,5 +1,5 @@
 import { v1Route } from "../../../server/reseller-api.ts";
-import { getApiBalance } from "../../../domain/reseller-api.ts";
+import { getApiBalance } from "../../../domain/resellers/api.ts";
 
 export const GET = v1Route(async ({ context: { locals }, reseller, seesHiddenGames }) =>
   Response.json(

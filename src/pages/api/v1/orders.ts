@@ -2,7 +2,7 @@ import { readJson, readQuery } from "../../../server/http.ts";
 import { v1Route } from "../../../server/reseller-api.ts";
 import { V1OrderInput, V1OrdersQuery } from "../../../server/reseller-api-inputs.ts";
 import { idempotencyKeyOf } from "../../../server/order-inputs.ts";
-import { listApiOrders, placeApiOrder } from "../../../domain/reseller-api.ts";
+import { listApiOrders, placeApiOrder } from "../../../domain/resellers/api.ts";
 import { kickJobs } from "../../../domain/jobs.ts";
 import { SUPPLIER_CREATE_JOB } from "../../../domain/orders/place.ts";
 

@@ -1,7 +1,7 @@
 import { readJson } from "../../../server/http.ts";
 import { v1Route } from "../../../server/reseller-api.ts";
 import { WebhookUrlInput } from "../../../server/webhook-inputs.ts";
-import { getWebhookSettings, setWebhookUrl } from "../../../domain/webhooks.ts";
+import { getWebhookSettings, setWebhookUrl } from "../../../domain/resellers/webhooks.ts";
 
 /** The key's reseller's callback URL (never the secret), as on My Account. */
 export const GET = v1Route(async ({ context: { locals }, reseller }) =>

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireAdmin, requireReseller } from "../../../server/http.ts";
-import { getUsdSgdRates, quoteUsdSgd } from "../../../domain/exchange-rate.ts";
+import { getUsdSgdRates, quoteUsdSgd } from "../../../domain/catalogue/exchange-rate.ts";
 
 /** The rate shown to resellers; admins may read it too. Yahoo failing with no usable copy: 502. */
 export const GET: APIRoute = async ({ locals }) => {

@@ -1,6 +1,9 @@
 import type { APIRoute } from "astro";
-import { assertWithinRateLimit, CONSUMER_VERIFY_PER_IP } from "../../../../domain/rate-limit.ts";
-import { verifyMlbbForOrder } from "../../../../domain/verification.ts";
+import {
+  assertWithinRateLimit,
+  CONSUMER_VERIFY_PER_IP,
+} from "../../../../domain/auth/rate-limit.ts";
+import { verifyMlbbForOrder } from "../../../../domain/orders/verification.ts";
 import { readJson } from "../../../../server/http.ts";
 import { MlbbVerifyInput } from "../../../../server/order-inputs.ts";
 

@@ -1,6 +1,9 @@
 import type { APIRoute } from "astro";
 import { NotFoundError } from "../../../../domain/errors.ts";
-import { assertWithinRateLimit, CONSUMER_PAYMENT_PER_IP } from "../../../../domain/rate-limit.ts";
+import {
+  assertWithinRateLimit,
+  CONSUMER_PAYMENT_PER_IP,
+} from "../../../../domain/auth/rate-limit.ts";
 import { startConsumerPayment } from "../../../../domain/payments/consumer-checkout.ts";
 import { readJson, siteUrlOf } from "../../../../server/http.ts";
 import { ConsumerPaymentBody, PaymentProvider } from "../../../../server/payment-inputs.ts";

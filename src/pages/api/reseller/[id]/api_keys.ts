@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireAdmin, uuidParam } from "../../../../server/http.ts";
-import { listResellerApiKeys } from "../../../../domain/api-keys.ts";
+import { listResellerApiKeys } from "../../../../domain/resellers/api-keys.ts";
 
 /** Admins list a reseller's API keys on its edit page. */
 export const GET: APIRoute = async ({ locals, params }) => {

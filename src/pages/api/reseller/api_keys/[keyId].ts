@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireReseller, uuidParam } from "../../../../server/http.ts";
-import { revokeResellerApiKey } from "../../../../domain/api-keys.ts";
+import { revokeResellerApiKey } from "../../../../domain/resellers/api-keys.ts";
 import { resellerActor } from "../../../../domain/actor.ts";
 
 /** The reseller revokes one of its own keys; another reseller's key is not found. */

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireReseller } from "../../../../server/http.ts";
-import { rollWebhookSecret } from "../../../../domain/webhooks.ts";
+import { rollWebhookSecret } from "../../../../domain/resellers/webhooks.ts";
 
 /** Replaces the signing secret; the answer carries the new one, shown this once. */
 export const POST: APIRoute = async ({ locals }) => {

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireReseller, uuidParam } from "../../../../server/http.ts";
-import { resellerCatalogue } from "../../../../domain/reseller-catalogue.ts";
+import { resellerCatalogue } from "../../../../domain/catalogue/reseller-catalogue.ts";
 
 export const GET: APIRoute = async ({ locals, params }) => {
   const reseller = requireReseller(locals);

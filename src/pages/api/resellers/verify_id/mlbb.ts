@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { readJson, requireReseller } from "../../../../server/http.ts";
 import { MlbbVerifyInput } from "../../../../server/order-inputs.ts";
-import { verifyMlbbForOrder } from "../../../../domain/verification.ts";
+import { verifyMlbbForOrder } from "../../../../domain/orders/verification.ts";
 
 export const POST: APIRoute = async ({ locals, request }) => {
   requireReseller(locals);

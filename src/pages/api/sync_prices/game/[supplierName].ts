@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireAdmin } from "../../../../server/http.ts";
-import { syncGameBySupplierName } from "../../../../domain/price-sync.ts";
+import { syncGameBySupplierName } from "../../../../domain/catalogue/price-sync.ts";
 import { NotFoundError, UpstreamError } from "../../../../domain/errors.ts";
 
 export const POST: APIRoute = async ({ locals, params }) => {

@@ -1,5 +1,5 @@
 import { v1Route } from "../../../../server/reseller-api.ts";
-import { getApiOrder } from "../../../../domain/reseller-api.ts";
+import { getApiOrder } from "../../../../domain/resellers/api.ts";
 
 export const GET = v1Route(async ({ context: { locals, params }, reseller, seesHiddenGames }) =>
   Response.json({

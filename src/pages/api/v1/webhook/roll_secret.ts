@@ -1,5 +1,5 @@
 import { v1Route } from "../../../../server/reseller-api.ts";
-import { rollWebhookSecret } from "../../../../domain/webhooks.ts";
+import { rollWebhookSecret } from "../../../../domain/resellers/webhooks.ts";
 
 /** Replaces the signing secret; the answer carries the new one, shown this once. */
 export const POST = v1Route(async ({ context: { locals }, reseller }) =>

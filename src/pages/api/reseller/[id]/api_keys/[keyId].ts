@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireAdmin, uuidParam } from "../../../../../server/http.ts";
-import { revokeResellerApiKey } from "../../../../../domain/api-keys.ts";
+import { revokeResellerApiKey } from "../../../../../domain/resellers/api-keys.ts";
 import { adminActor } from "../../../../../domain/actor.ts";
 
 /** Admins revoke any reseller's API key, audited with their name. */

@@ -4,7 +4,7 @@ import { NotFoundError } from "../../../../../domain/errors.ts";
 import {
   ordersExportFileName,
   resellerOrdersWorkbookStream,
-} from "../../../../../domain/order-export.ts";
+} from "../../../../../domain/orders/export.ts";
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { requireReseller, uuidParam } from "../../../../../../server/http.ts";
-import { resendDelivery } from "../../../../../../domain/webhooks.ts";
+import { resendDelivery } from "../../../../../../domain/resellers/webhooks.ts";
 
 /** Sends a delivery's event again (same event id); another reseller's delivery is 404. */
 export const POST: APIRoute = async ({ locals, params }) => {

@@ -1,11 +1,11 @@
 // Reading the audit log (the console's Audit view and `cli audit`). Rows are written by each
 // mutation in its own transaction (src/db/repositories/audit-log.ts); only superadmins read them.
-import type { Db } from "../db/client.ts";
-import { type AuditFilter, listAuditRows } from "../db/repositories/audit-log.ts";
-import type { AuditLogRow } from "../db/schema.ts";
-import { type AuditEntryDto, type AuditPage, isSuperadminRank } from "../shared/admin-types.ts";
-import { ForbiddenError } from "./errors.ts";
-import type { PublicAdmin } from "./users.ts";
+import type { Db } from "../../db/client.ts";
+import { type AuditFilter, listAuditRows } from "../../db/repositories/audit-log.ts";
+import type { AuditLogRow } from "../../db/schema.ts";
+import { type AuditEntryDto, type AuditPage, isSuperadminRank } from "../../shared/admin-types.ts";
+import { ForbiddenError } from "../errors.ts";
+import type { PublicAdmin } from "../auth/users.ts";
 
 /** Rows per page of the Audit view. */
 export const AUDIT_PAGE_SIZE = 20;

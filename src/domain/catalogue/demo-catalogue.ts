@@ -1,11 +1,11 @@
-import type { Db } from "../db/client.ts";
-import { insertGameRow, listGameRows } from "../db/repositories/games.ts";
-import type { Suppliers } from "../integrations/suppliers.ts";
-import type { GamePackageDto } from "../shared/game-types.ts";
+import type { Db } from "../../db/client.ts";
+import { insertGameRow, listGameRows } from "../../db/repositories/games.ts";
+import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { GamePackageDto } from "../../shared/game-types.ts";
 import { launchGame, LaunchGameSchema, newGameItem, readSupplierOffer } from "./launch.ts";
 import { MLBB_SUPPLIER_NAME, MOBILE_LEGENDS } from "./games.ts";
-import { UpstreamError } from "./errors.ts";
-import { parseDecimal } from "./money.ts";
+import { UpstreamError } from "../errors.ts";
+import { parseDecimal } from "../money.ts";
 
 /**
  * The demo's game tiles: original SVG artwork (no vendor images) shipped in static/games and

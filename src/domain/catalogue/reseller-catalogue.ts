@@ -1,10 +1,10 @@
-import type { Db } from "../db/client.ts";
-import { findGameRowById } from "../db/repositories/games.ts";
-import { findResellerPublicById } from "../db/repositories/resellers.ts";
-import type { GameItemDto, GamePackageDto, ResellerItemDto } from "../shared/game-types.ts";
+import type { Db } from "../../db/client.ts";
+import { findGameRowById } from "../../db/repositories/games.ts";
+import { findResellerPublicById } from "../../db/repositories/resellers.ts";
+import type { GameItemDto, GamePackageDto, ResellerItemDto } from "../../shared/game-types.ts";
 import { computeResellerPrice, formatResellerItemName, resellerMarkupFor } from "./pricing.ts";
-import { centsToDollars } from "./money.ts";
-import { NotFoundError } from "./errors.ts";
+import { centsToDollars } from "../money.ts";
+import { NotFoundError } from "../errors.ts";
 
 /** What a reseller sees of one game: its packages (Mobile Legends) or its items, priced for them. */
 export interface ResellerGameCatalogue {

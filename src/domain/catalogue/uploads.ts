@@ -1,8 +1,8 @@
 // Rules for admin image uploads (spec §5, §7): which types are images, how object keys are made,
 // and what the presigned-URL endpoint answers. The storage itself lives in src/integrations/storage.
 
-import { ValidationError } from "./errors.ts";
-import type { ObjectStorage, UploadRules } from "../integrations/storage/types.ts";
+import { ValidationError } from "../errors.ts";
+import type { ObjectStorage, UploadRules } from "../../integrations/storage/types.ts";
 
 /** Spec §5: the answer to any file that is not one of the accepted image types. */
 export const INVALID_IMAGE_TEXT = "Please select a valid image file";

@@ -1,19 +1,19 @@
 // Spec §2 Settings › 'Restricted Users for mlbb Package', §5: accounts that always get the
 // mlbb_special package when both checks pass (the choice itself is in verification.ts).
 import { format } from "date-fns";
-import type { Db } from "../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import {
   deleteRestrictedMlbbUser,
   findRestrictedMlbbUser,
   insertRestrictedMlbbUser,
   listRestrictedMlbbUsers,
-} from "../db/repositories/restricted-mlbb-users.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
-import type { RestrictedMlbbUserRow } from "../db/schema.ts";
-import { restrictedDuplicateMessage, type RestrictedUserDto } from "../shared/admin-types.ts";
-import { ConflictError, NotFoundError } from "./errors.ts";
-import { ORDER_DATE_FORMAT } from "./order-export.ts";
-import type { PublicAdmin } from "./users.ts";
+} from "../../db/repositories/restricted-mlbb-users.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
+import type { RestrictedMlbbUserRow } from "../../db/schema.ts";
+import { restrictedDuplicateMessage, type RestrictedUserDto } from "../../shared/admin-types.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import { ORDER_DATE_FORMAT } from "./export.ts";
+import type { PublicAdmin } from "../auth/users.ts";
 
 function present(row: RestrictedMlbbUserRow): RestrictedUserDto {
   return {

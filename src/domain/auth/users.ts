@@ -1,20 +1,20 @@
-import type { Db } from "../db/client.ts";
-import type { AdminPublicRow } from "../db/repositories/admins.ts";
-import { countAdmins } from "../db/repositories/admins.ts";
-import type { ResellerPublicRow } from "../db/repositories/resellers.ts";
+import type { Db } from "../../db/client.ts";
+import type { AdminPublicRow } from "../../db/repositories/admins.ts";
+import { countAdmins } from "../../db/repositories/admins.ts";
+import type { ResellerPublicRow } from "../../db/repositories/resellers.ts";
 import {
   findResellerByEmail,
   insertReseller,
   setResellerPasswordHash,
-} from "../db/repositories/resellers.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
+} from "../../db/repositories/resellers.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
 import { hashPassword } from "./passwords.ts";
-import { deleteUserSessions } from "../db/repositories/sessions.ts";
-import { ConflictError, ValidationError } from "./errors.ts";
-import { centsToDollars } from "./money.ts";
-import { openBalance } from "./ledger.ts";
-import { auditActor, type OperatorActor } from "./actor.ts";
-import type { ResellerDto } from "../shared/user-types.ts";
+import { deleteUserSessions } from "../../db/repositories/sessions.ts";
+import { ConflictError, ValidationError } from "../errors.ts";
+import { centsToDollars } from "../money.ts";
+import { openBalance } from "../ledger/ledger.ts";
+import { auditActor, type OperatorActor } from "../actor.ts";
+import type { ResellerDto } from "../../shared/user-types.ts";
 
 /** The admin as the browser sees it (spec §3 Admin, User); never a hash or a secret. */
 export interface PublicAdmin {
@@ -89,7 +89,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export { ADMIN_RANKS } from "../shared/admin-types.ts";
+export { ADMIN_RANKS } from "../../shared/admin-types.ts";
 
 /** True when no admin exists yet (first start). */
 export async function hasNoAdmins(db: Db): Promise<boolean> {

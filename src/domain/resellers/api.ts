@@ -1,24 +1,24 @@
 // The reseller API (issue 11, /api/v1): the portal's own domain functions behind another door.
 // Catalogue and prices come from reseller-catalogue.ts, verification from verification.ts, orders
 // from orders/place.ts (the same conditional debit, pricing and supplier job), money from ledger.
-import type { Db } from "../db/client.ts";
-import type { GameRow } from "../db/schema.ts";
-import { findGameRowById } from "../db/repositories/games.ts";
-import { findResellerOrder, listResellerOrdersPage } from "../db/repositories/orders.ts";
-import { listBalanceEntriesPage } from "../db/repositories/ledger.ts";
-import { findResellerPublicById } from "../db/repositories/resellers.ts";
-import type { BalanceEntryDto, ResellerOrderDto } from "../shared/order-types.ts";
-import { listGamesForReseller, MLBB_SUPPLIER_NAME } from "./games.ts";
-import { resellerCatalogue, type ResellerGameCatalogue } from "./reseller-catalogue.ts";
+import type { Db } from "../../db/client.ts";
+import type { GameRow } from "../../db/schema.ts";
+import { findGameRowById } from "../../db/repositories/games.ts";
+import { findResellerOrder, listResellerOrdersPage } from "../../db/repositories/orders.ts";
+import { listBalanceEntriesPage } from "../../db/repositories/ledger.ts";
+import { findResellerPublicById } from "../../db/repositories/resellers.ts";
+import type { BalanceEntryDto, ResellerOrderDto } from "../../shared/order-types.ts";
+import { listGamesForReseller, MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
+import { resellerCatalogue, type ResellerGameCatalogue } from "../catalogue/reseller-catalogue.ts";
 import {
   validateMoogoldAccount,
   verifyElitediasAccount,
   verifyMlbbForOrder,
-} from "./verification.ts";
-import { type OrderContext, type PlaceOrderInput, placeResellerOrder } from "./orders/place.ts";
-import { presentBalanceEntry, presentResellerOrder } from "./orders/present.ts";
-import { centsToDollars } from "./money.ts";
-import { NotFoundError, ValidationError } from "./errors.ts";
+} from "../orders/verification.ts";
+import { type OrderContext, type PlaceOrderInput, placeResellerOrder } from "../orders/place.ts";
+import { presentBalanceEntry, presentResellerOrder } from "../orders/present.ts";
+import { centsToDollars } from "../money.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 
 /** Who is calling: the key's reseller, and whether it may order hidden games. */
 export interface ApiCaller {

@@ -1,14 +1,14 @@
 // Item prices (spec §9): price = cost + cost × markup / 100, the markup reduced by the item's
 // discount when it applies, rounded up to the cent. Exact rational arithmetic on BigInt only.
 
-import type { GameRow } from "../db/schema.ts";
+import type { GameRow } from "../../db/schema.ts";
 import {
   type DecimalInput,
   type ExactDecimal,
   MAX_CENTS,
   MoneyFormatError,
   parseDecimal,
-} from "./money.ts";
+} from "../money.ts";
 
 /** The price-relevant fields of a game item (spec §3); a full game item fits this shape. */
 export interface PricedItem {

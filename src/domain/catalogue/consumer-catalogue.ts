@@ -2,18 +2,17 @@
 // come from pricing.ts with the consumer markup and discounts, the same rule the payment call
 // charges; items hidden for consumers never leave the server.
 
-import type { Db } from "../db/client.ts";
-import type { GameRow } from "../db/schema.ts";
+import type { Db } from "../../db/client.ts";
+import type { GameRow } from "../../db/schema.ts";
 import {
   findGameRowBySupplierName,
   gamesFingerprint,
-  gameWritesInThisProcess,
   listGameRows,
-} from "../db/repositories/games.ts";
-import type { GameItemDto, GamePackageDto } from "../shared/game-types.ts";
-import type { ConsumerItemDto, ConsumerPackageDto } from "../shared/consumer-storefront.ts";
+} from "../../db/repositories/games.ts";
+import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
+import type { ConsumerItemDto, ConsumerPackageDto } from "../../shared/consumer-storefront.ts";
 import { isGameRowPurchasable, MLBB_SUPPLIER_NAME } from "./games.ts";
-import { centsToDollars } from "./money.ts";
+import { centsToDollars } from "../money.ts";
 import { computeConsumerPrice, consumerMarkupFor, formatResellerItemName } from "./pricing.ts";
 
 /**

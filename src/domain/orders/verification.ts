@@ -1,14 +1,14 @@
 // Account verification and the Mobile Legends package decision (spec §4 "Verification outcome and
 // package choice"). Every buyer's path (reseller verify, reseller place order, consumer payment)
 // calls `decideMlbbPackage`, so the same account and the same catalogue always get the same answer.
-import type { Db } from "../db/client.ts";
-import type { GameRow } from "../db/schema.ts";
-import { findGameRowBySupplierName } from "../db/repositories/games.ts";
-import { isRestrictedMlbbUser } from "../db/repositories/orders.ts";
-import type { Suppliers } from "../integrations/suppliers.ts";
-import type { GamePackageDto } from "../shared/game-types.ts";
-import { ConflictError, UpstreamError, ValidationError } from "./errors.ts";
-import { MLBB_SUPPLIER_NAME } from "./games.ts";
+import type { Db } from "../../db/client.ts";
+import type { GameRow } from "../../db/schema.ts";
+import { findGameRowBySupplierName } from "../../db/repositories/games.ts";
+import { isRestrictedMlbbUser } from "../../db/repositories/orders.ts";
+import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { GamePackageDto } from "../../shared/game-types.ts";
+import { ConflictError, UpstreamError, ValidationError } from "../errors.ts";
+import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
 
 /** The Mobile Legends packages; mlbb is the standard one. */
 export const MLBB_PACKAGES = ["mlbb", "mlbb_special", "mlbb_global"] as const;

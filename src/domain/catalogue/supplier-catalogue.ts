@@ -1,6 +1,6 @@
-import type { Suppliers } from "../integrations/suppliers.ts";
-import type { SupplierResult } from "../integrations/fetch-json.ts";
-import { UpstreamError, ValidationError } from "./errors.ts";
+import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { SupplierResult } from "../../integrations/fetch-json.ts";
+import { UpstreamError, ValidationError } from "../errors.ts";
 
 // The admin's window on the suppliers' catalogues (spec §2 Suppliers, §7 Admin): each answer in the
 // spec's shape, each failure as the spec's text.

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Db } from "../db/client.ts";
-import { getOrInitSetting } from "../db/repositories/settings.ts";
+import type { Db } from "../../db/client.ts";
+import { getOrInitSetting } from "../../db/repositories/settings.ts";
 import { createSecretBox, type SecretBox } from "./secret-box.ts";
 
 const BOX_KEY = Symbol.for("topup.secretBox");

@@ -8,10 +8,10 @@ import { finished } from "node:stream/promises";
 import { setImmediate } from "node:timers/promises";
 import ExcelJS from "exceljs";
 import { format } from "date-fns";
-import type { Db } from "../db/client.ts";
-import { type OrderExportRow, readOrderBatches } from "../db/repositories/orders-export.ts";
-import { countOrders, type OrderFilter } from "../db/repositories/orders.ts";
-import { centsMinusDecimalString, centsToDollars } from "./money.ts";
+import type { Db } from "../../db/client.ts";
+import { type OrderExportRow, readOrderBatches } from "../../db/repositories/orders-export.ts";
+import { countOrders, type OrderFilter } from "../../db/repositories/orders.ts";
+import { centsMinusDecimalString, centsToDollars } from "../money.ts";
 
 /** The file's name before the date; spec §9 only says "a fixed prefix". */
 export const ORDERS_EXPORT_PREFIX = "orders";

@@ -1,7 +1,7 @@
 // Reseller API keys (issue 11): issued and revoked by the reseller on My Account, revoked by an
 // admin on the reseller's edit page, each audited. Only /api/v1 reads them (server/reseller-api.ts).
 import { createHash, randomBytes } from "node:crypto";
-import type { Db } from "../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import {
   type ApiKeyPublicRow,
   findLiveApiKey,
@@ -9,16 +9,16 @@ import {
   listApiKeys,
   revokeApiKey,
   touchApiKey,
-} from "../db/repositories/api-keys.ts";
-import { findResellerPublicById } from "../db/repositories/resellers.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
+} from "../../db/repositories/api-keys.ts";
+import { findResellerPublicById } from "../../db/repositories/resellers.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
 import {
   API_KEY_SECRET_PREFIX,
   type ApiKeyDto,
   type CreatedApiKeyDto,
-} from "../shared/api-key-types.ts";
-import { auditActor, type OperatorActor, type ResellerActor } from "./actor.ts";
-import { NotFoundError, UnauthenticatedError, ValidationError } from "./errors.ts";
+} from "../../shared/api-key-types.ts";
+import { auditActor, type OperatorActor, type ResellerActor } from "../actor.ts";
+import { NotFoundError, UnauthenticatedError, ValidationError } from "../errors.ts";
 
 /** A reseller keeps at most this many live keys (one per shop or bot is plenty). */
 export const MAX_LIVE_KEYS = 20;

@@ -2,7 +2,7 @@
 // except those of the internal accounts an admin lists, summed per window (Lifetime, 168 h, 24 h,
 // 8 h), per reseller and per Mobile Legends package, plus two charts. The sums are SQL
 // (src/db/repositories/dashboard.ts); this module turns them into money figures and pictures.
-import type { Db } from "../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import {
   listDashboardResellers,
   type OrderSums,
@@ -10,19 +10,19 @@ import {
   sumOrderBuckets,
   sumOrderWindows,
   type WindowParts,
-} from "../db/repositories/dashboard.ts";
-import { getSetting, putSetting } from "../db/repositories/settings.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
+} from "../../db/repositories/dashboard.ts";
+import { getSetting, putSetting } from "../../db/repositories/settings.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
 import type {
   Dashboard,
   DashboardBucket,
   DashboardExclusions,
   DashboardFigures,
   DashboardWindowKey,
-} from "../shared/dashboard-types.ts";
-import { auditActor, type OperatorActor } from "./actor.ts";
+} from "../../shared/dashboard-types.ts";
+import { auditActor, type OperatorActor } from "../actor.ts";
 import { CHART_GOLD, CHART_GREEN, renderBarChart } from "./dashboard-charts.ts";
-import { centsToDollars, centsToDollarString, decimalToNearestCents } from "./money.ts";
+import { centsToDollars, centsToDollarString, decimalToNearestCents } from "../money.ts";
 
 /**
  * Orders before this are never counted (spec §9: "on or after 4 Apr 2025"). The business sells in

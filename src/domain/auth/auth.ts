@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Db } from "../db/client.ts";
-import type { SessionStage, UserType } from "../db/schema.ts";
-import { findAdminPublicById, findAdminSignIn } from "../db/repositories/admins.ts";
-import { findResellerPublicById, findResellerSignIn } from "../db/repositories/resellers.ts";
+import type { Db } from "../../db/client.ts";
+import type { SessionStage, UserType } from "../../db/schema.ts";
+import { findAdminPublicById, findAdminSignIn } from "../../db/repositories/admins.ts";
+import { findResellerPublicById, findResellerSignIn } from "../../db/repositories/resellers.ts";
 import {
   addSessionTotpFailure,
   deleteSession,
@@ -10,8 +10,8 @@ import {
   findLiveSessionWithUser,
   insertSession,
   touchSession,
-} from "../db/repositories/sessions.ts";
-import { claimTotpStep, setTotpSecret } from "../db/repositories/totp-steps.ts";
+} from "../../db/repositories/sessions.ts";
+import { claimTotpStep, setTotpSecret } from "../../db/repositories/totp-steps.ts";
 import { burnPasswordCheck, verifyPassword } from "./passwords.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { enrolmentQr, generateTotpSecret, matchTotpStep } from "./totp.ts";
@@ -23,7 +23,7 @@ import {
   noteFailure,
   TOTP_PER_ACCOUNT,
 } from "./rate-limit.ts";
-import { UnauthenticatedError } from "./errors.ts";
+import { UnauthenticatedError } from "../errors.ts";
 import { normalizeEmail, presentAdmin, presentReseller, type PublicUser } from "./users.ts";
 
 /** Spec §8: every sign-in failure reads the same, so accounts cannot be discovered. */

@@ -2,7 +2,7 @@
 // profit per day as bars, orders per hour as bars. Pure: the same data always gives the same
 // markup. Colours are the dark theme's (global.css): gold and green on the page's dark panel, light
 // grey labels, so both charts read on the console's background.
-import { escapeHtml } from "../shared/html.ts";
+import { escapeHtml } from "../../shared/html.ts";
 
 /** One series of bars. */
 export interface ChartSeries {

@@ -1,15 +1,15 @@
 // The admin Consumers list (spec §2 Users › Consumers): search and delete. Consumers are the
 // storefront's buyers, one per billing email; a delete is soft, so their orders keep their buyer.
-import type { Db } from "../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import {
   type ConsumerListRow,
   listConsumers,
   softDeleteConsumer,
-} from "../db/repositories/consumers.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
-import type { ConsumerDto, ConsumersPage } from "../shared/user-types.ts";
-import { auditActor, type OperatorActor } from "./actor.ts";
-import { NotFoundError } from "./errors.ts";
+} from "../../db/repositories/consumers.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
+import type { ConsumerDto, ConsumersPage } from "../../shared/user-types.ts";
+import { auditActor, type OperatorActor } from "../actor.ts";
+import { NotFoundError } from "../errors.ts";
 
 /** Consumers per page of GET /api/consumers. */
 export const CONSUMER_PAGE_SIZE = 20;

@@ -3,23 +3,23 @@
 // in the caller's transaction, so for every reseller balance = Σ(new − old) over its history and
 // the rows chain (checkLedger).
 import type { Transaction } from "kysely";
-import type { Db } from "../db/client.ts";
-import type { Database } from "../db/schema.ts";
-import type { BalanceHistoryRow } from "../db/schema.ts";
+import type { Db } from "../../db/client.ts";
+import type { Database } from "../../db/schema.ts";
+import type { BalanceHistoryRow } from "../../db/schema.ts";
 import {
   creditReseller,
   debitReseller,
   insertBalanceEntry,
   listAllBalanceMovements,
   listResellerBalances,
-} from "../db/repositories/ledger.ts";
-import { inSnapshot } from "../db/repositories/invariants.ts";
+} from "../../db/repositories/ledger.ts";
+import { inSnapshot } from "../../db/repositories/invariants.ts";
 import {
   type ClaimAndDebit,
   claimKeyAndDebit,
   type IdempotencyClaim,
-} from "../db/repositories/order-placement.ts";
-import { InsufficientBalanceError } from "./errors.ts";
+} from "../../db/repositories/order-placement.ts";
+import { InsufficientBalanceError } from "../errors.ts";
 
 /** Gives a new reseller its starting balance with the 'initial' history row (old 0). */
 export async function openBalance(

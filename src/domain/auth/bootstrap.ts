@@ -1,8 +1,8 @@
-import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import { findResellerByEmail } from "../db/repositories/resellers.ts";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { findResellerByEmail } from "../../db/repositories/resellers.ts";
 import { createReseller, hasNoAdmins } from "./users.ts";
-import { createAdmin } from "./admins.ts";
+import { createAdmin } from "../admin/admins.ts";
 
 /** Demo sign-ins, printed at start and stated in the README; only ever created in demo mode. */
 export const DEMO_ADMIN = {

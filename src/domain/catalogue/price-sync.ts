@@ -1,16 +1,16 @@
-import type { Db } from "../db/client.ts";
-import type { GameRow } from "../db/schema.ts";
+import type { Db } from "../../db/client.ts";
+import type { GameRow } from "../../db/schema.ts";
 import {
   findGameRowBySupplierName,
   listGameRows,
   updateGameCatalogue,
-} from "../db/repositories/games.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
-import type { Suppliers } from "../integrations/suppliers.ts";
-import type { GameItemDto, GamePackageDto } from "../shared/game-types.ts";
+} from "../../db/repositories/games.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
+import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
 import { readSupplierOffer, readSupplierServers } from "./launch.ts";
 import { MLBB_SUPPLIER_NAME } from "./games.ts";
-import { NotFoundError } from "./errors.ts";
+import { NotFoundError } from "../errors.ts";
 
 /** What one game's sync did; a failed game kept its prices. */
 export interface SyncReport {

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import type { Db } from "../db/client.ts";
-import { countLaunchedGames, insertGameRow } from "../db/repositories/games.ts";
-import { setResellerMarkupKey } from "../db/repositories/resellers.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
-import type { Suppliers } from "../integrations/suppliers.ts";
-import type { GameDto, GameItemDto } from "../shared/game-types.ts";
+import type { Db } from "../../db/client.ts";
+import { countLaunchedGames, insertGameRow } from "../../db/repositories/games.ts";
+import { setResellerMarkupKey } from "../../db/repositories/resellers.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
+import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { GameDto, GameItemDto } from "../../shared/game-types.ts";
 import { GameItemSchema } from "./game-schema.ts";
 import { presentGame } from "./games.ts";
-import { ConflictError, UpstreamError } from "./errors.ts";
-import { parseDecimal } from "./money.ts";
+import { ConflictError, UpstreamError } from "../errors.ts";
+import { parseDecimal } from "../money.ts";
 
 export const LAUNCH_FAILED = "Error launching game";
 

@@ -1,5 +1,5 @@
-import type { Db } from "../db/client.ts";
-import type { GameRow } from "../db/schema.ts";
+import type { Db } from "../../db/client.ts";
+import type { GameRow } from "../../db/schema.ts";
 import {
   deleteGameRow,
   findGameRowById,
@@ -7,8 +7,8 @@ import {
   listGameRows,
   maxGamePriority,
   updateGameRowAtVersion,
-} from "../db/repositories/games.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
+} from "../../db/repositories/games.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
 import type {
   GameDto,
   GameItemDto,
@@ -16,10 +16,10 @@ import type {
   GamePackageDto,
   ResellerGameDto,
   SupplierKind,
-} from "../shared/game-types.ts";
+} from "../../shared/game-types.ts";
 import type { GameSave } from "./game-schema.ts";
-import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
-import type { PublicAdmin } from "./users.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import type { PublicAdmin } from "../auth/users.ts";
 
 /** Spec §9: the special game whose orders go through the mlbb packages. */
 export const MOBILE_LEGENDS = "Mobile Legends";

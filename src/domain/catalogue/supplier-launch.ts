@@ -1,6 +1,6 @@
-import type { Db } from "../db/client.ts";
-import type { Suppliers } from "../integrations/suppliers.ts";
-import type { GameDto } from "../shared/game-types.ts";
+import type { Db } from "../../db/client.ts";
+import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { GameDto } from "../../shared/game-types.ts";
 import {
   type Actor,
   LAUNCH_FAILED,
@@ -8,7 +8,7 @@ import {
   LaunchGameSchema,
   readSupplierServers,
 } from "./launch.ts";
-import { UpstreamError } from "./errors.ts";
+import { UpstreamError } from "../errors.ts";
 
 export interface SupplierLaunchOptions {
   supplier: "elephant" | "monkey";

@@ -9,16 +9,16 @@
 // - consumer delivery: a paid consumer order is delivered, visibly in error, or has a job at work;
 // - consumer payment: no consumer order is paid without exactly one verified payment event or
 //   admin confirmation.
-import type { Db } from "../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import {
   inSnapshot,
   listDebitedOrderFacts,
   listOrderSuppliers,
   listPaidConsumerOrderFacts,
-} from "../db/repositories/invariants.ts";
-import type { SupplierReferenceCount } from "../integrations/simulator-counts.ts";
+} from "../../db/repositories/invariants.ts";
+import type { SupplierReferenceCount } from "../../integrations/simulator-counts.ts";
 import { checkLedger } from "./ledger.ts";
-import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "./payments/consumer-states.ts";
+import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 
 export type InvariantName =
   | "ledger"

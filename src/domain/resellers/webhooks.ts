@@ -5,10 +5,10 @@
 
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
-import type { Db } from "../db/client.ts";
-import type { Database, OrderRow } from "../db/schema.ts";
-import { enqueueJob } from "../db/repositories/jobs.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
+import type { Db } from "../../db/client.ts";
+import type { Database, OrderRow } from "../../db/schema.ts";
+import { enqueueJob } from "../../db/repositories/jobs.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
 import {
   countEventDeliveries,
   findOwnDeliveryEventId,
@@ -18,19 +18,19 @@ import {
   insertWebhookEvent,
   listWebhookDeliveries,
   upsertResellerWebhook,
-} from "../db/repositories/webhooks.ts";
-import type { SecretBox } from "./secret-box.ts";
-import { NotFoundError, ValidationError } from "./errors.ts";
-import type { JobHandler } from "./jobs.ts";
-import { kickJobs } from "./jobs.ts";
-import { presentResellerOrder } from "./orders/present.ts";
-import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from "../shared/webhook-signature.ts";
+} from "../../db/repositories/webhooks.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
+import type { JobHandler } from "../jobs.ts";
+import { kickJobs } from "../jobs.ts";
+import { presentResellerOrder } from "../orders/present.ts";
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from "../../shared/webhook-signature.ts";
 import type {
   WebhookDeliveryDto,
   WebhookEventType,
   WebhookSavedDto,
   WebhookSettingsDto,
-} from "../shared/webhook-types.ts";
+} from "../../shared/webhook-types.ts";
 
 /** The job kind that makes one delivery attempt. */
 export const WEBHOOK_DELIVER_JOB = "webhook.deliver";

@@ -1,6 +1,6 @@
-import type { Db } from "../db/client.ts";
-import { clearFailures, countInWindow, recordHit } from "../db/repositories/login-attempts.ts";
-import { ThrottledError } from "./errors.ts";
+import type { Db } from "../../db/client.ts";
+import { clearFailures, countInWindow, recordHit } from "../../db/repositories/login-attempts.ts";
+import { ThrottledError } from "../errors.ts";
 
 /**
  * At most `max` hits per key in a fixed window: requests for a rate limit, failures for a sign-in

@@ -12,14 +12,14 @@
 // refresh fails a copy younger than 24 h is served instead of an error.
 
 import { z } from "zod";
-import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import { getSetting, putSetting } from "../db/repositories/settings.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
-import { getYahooFinanceClient, type YahooFinanceClient } from "../integrations/fx/client.ts";
-import type { SupplierResult } from "../integrations/fetch-json.ts";
-import { ConflictError, UpstreamError, ValidationError } from "./errors.ts";
-import { parseDecimal } from "./money.ts";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { getSetting, putSetting } from "../../db/repositories/settings.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
+import { getYahooFinanceClient, type YahooFinanceClient } from "../../integrations/fx/client.ts";
+import type { SupplierResult } from "../../integrations/fetch-json.ts";
+import { ConflictError, UpstreamError, ValidationError } from "../errors.ts";
+import { parseDecimal } from "../money.ts";
 
 /** Settings key of the mark-up, in SGD cents per 1 USD. */
 export const FX_MARK_UP_KEY = "fxRateMarkUp";

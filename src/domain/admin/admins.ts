@@ -5,7 +5,7 @@
 // - nobody deletes themselves or changes their own rank;
 // - the last superadmin cannot be deleted;
 // - a new password ends every other session of that admin.
-import type { Db } from "../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import {
   type AdminPublicRow,
   deleteAdminRow,
@@ -16,14 +16,14 @@ import {
   lockSuperadminIds,
   searchAdmins,
   updateAdminRow,
-} from "../db/repositories/admins.ts";
-import { insertAudit } from "../db/repositories/audit-log.ts";
-import { deleteUserSessions } from "../db/repositories/sessions.ts";
-import { ADMIN_RANKS, type AdminRank, isSuperadminRank } from "../shared/admin-types.ts";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "./errors.ts";
-import { hashPassword } from "./passwords.ts";
-import { normalizeEmail, presentAdmin, type PublicAdmin } from "./users.ts";
-import { adminActor, auditActor, type OperatorActor } from "./actor.ts";
+} from "../../db/repositories/admins.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
+import { deleteUserSessions } from "../../db/repositories/sessions.ts";
+import { ADMIN_RANKS, type AdminRank, isSuperadminRank } from "../../shared/admin-types.ts";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
+import { hashPassword } from "../auth/passwords.ts";
+import { normalizeEmail, presentAdmin, type PublicAdmin } from "../auth/users.ts";
+import { adminActor, auditActor, type OperatorActor } from "../actor.ts";
 
 /**
  * Who manages admins: a signed-in admin (with its session, kept on a password change), an
