@@ -1,4 +1,5 @@
-// `npm test`: builds the app if needed, then runs every suite: unit and integration tests once,
+// `npm test`: builds the app if needed, then runs every suite: the static checks (`deno fmt
+// --check`, `deno lint`, `deno check`, as `npm run check`), unit and integration tests once,
 // database and API tests on PGlite and (when TEST_DATABASE_URL is set) on PostgreSQL, and the
 // browser tests when Chromium is installed. Under CI (the CI variable set) a missing PostgreSQL or
 // Chromium fails the run instead of skipping its suites. Closes with one line that CI reads:
@@ -128,11 +129,47 @@ async function runTests(paths: string[], env: Record<string, string> = {}): Prom
   };
 }
 
+/**
+ * The static checks of `npm run check`, one count each: the tests themselves run with --no-check,
+ * so a type error or an unused import would otherwise reach main unnoticed.
+ */
+const STATIC_CHECKS: { name: string; args: string[] }[] = [
+  { name: "deno fmt --check", args: ["fmt", "--check"] },
+  { name: "deno lint", args: ["lint"] },
+  { name: "deno check", args: ["check", "cli", "src", "tests", "bench", "examples"] },
+];
+
+/** Runs each static check, echoing its output; returns the names of those that failed. */
+async function runStaticChecks(): Promise<string[]> {
+  const failures: string[] = [];
+  for (const check of STATIC_CHECKS) {
+    console.log(`--- ${check.name}`);
+    const { code } = await new Deno.Command(Deno.execPath(), {
+      args: check.args,
+      env: { NO_COLOR: "1" },
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    if (code !== 0) failures.push(check.name);
+  }
+  return failures;
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const summary: string[] = [];
 const flaky: string[] = [];
+if (selected({ name: "static checks", paths: [] })) {
+  console.log("\n=== static checks ===");
+  const failures = await runStaticChecks();
+  passed += STATIC_CHECKS.length - failures.length;
+  failed += failures.length;
+  summary.push(
+    `static checks: ${STATIC_CHECKS.length - failures.length} passed, ${failures.length} failed` +
+      (failures.length ? ` (${failures.join(", ")})` : ""),
+  );
+}
 for (const suite of suites) {
   if (!selected(suite)) continue;
   const paths = suite.paths.filter((p) => existsSync(p));
