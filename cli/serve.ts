@@ -27,8 +27,10 @@ import { createStaticFiles } from "../src/server/static-files.ts";
 import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
 import { createApiRouter } from "../src/api-router.ts";
 import { createPageCache } from "../src/server/page-cache.ts";
-import { consumerCatalogueVersion } from "../src/domain/catalogue/consumer-catalogue.ts";
-import { gameWritesInThisProcess } from "../src/db/repositories/games.ts";
+import {
+  consumerCatalogueVersion,
+  consumerCatalogueWritesHere,
+} from "../src/domain/catalogue/consumer-catalogue.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -122,7 +124,7 @@ async function listen(
   const pageCache = createPageCache(
     Deno.env.get("PAGE_CACHE") === "off" ? [] : ["/consumers", "/consumers/mobile-legends"],
     () => consumerCatalogueVersion(db),
-    { versionMaxAgeMs: 1000, localWrites: gameWritesInThisProcess },
+    { versionMaxAgeMs: 1000, localWrites: consumerCatalogueWritesHere },
   );
   const server = createServer((req, res) => {
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));

@@ -7,6 +7,7 @@ import type { GameRow } from "../../db/schema.ts";
 import {
   findGameRowBySupplierName,
   gamesFingerprint,
+  gameWritesInThisProcess,
   listGameRows,
 } from "../../db/repositories/games.ts";
 import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
@@ -81,6 +82,14 @@ function isPurchasableForConsumers(game: GameRow): boolean {
  */
 export async function consumerCatalogueVersion(db: Db): Promise<string> {
   return await gamesFingerprint(db);
+}
+
+/**
+ * How many writes this process has made to what the consumer pages are made of: the page cache
+ * reads `consumerCatalogueVersion` again at once when this moves.
+ */
+export function consumerCatalogueWritesHere(): number {
+  return gameWritesInThisProcess();
 }
 
 /** GET /consumers: the games a consumer can buy, in the catalogue's priority order. */
