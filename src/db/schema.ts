@@ -161,6 +161,10 @@ export interface OrdersTable {
   last_error: string | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
+  /** Since when the order waits in Needs review for an operator (migration 0010); null: it does not. */
+  review_since: Date | null;
+  /** Why it waits there. */
+  review_reason: string | null;
   /** The searchable fields lower-cased, computed by the database (migration 0004). */
   search_text: GeneratedAlways<string>;
 }
@@ -232,7 +236,22 @@ export interface JobsTable {
   locked_by: string | null;
   last_error: string | null;
   done_at: Date | null;
+  /** The job used its last attempt; it waits for an admin's retry (migration 0010). */
+  failed_at: Date | null;
   created_at: CreatedAt;
+}
+
+/** One create request sent to a supplier (migration 0010): written before it is sent. */
+export interface SupplierAttemptsTable {
+  id: Generated<number>;
+  order_id: string;
+  supplier: string;
+  started_at: CreatedAt;
+  /** null while the request is out; "uncertain" when no usable answer came. */
+  outcome: string | null;
+  /** What the supplier answered (or why nothing usable came), for the operator. */
+  answer: string | null;
+  finished_at: Date | null;
 }
 
 export interface PaymentEventsTable {
@@ -335,6 +354,7 @@ export interface Database {
   reseller_webhooks: ResellerWebhooksTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  supplier_attempts: SupplierAttemptsTable;
 }
 
 export type AdminRow = Selectable<AdminsTable>;
@@ -354,3 +374,4 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type ResellerWebhookRow = Selectable<ResellerWebhooksTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type SupplierAttemptRow = Selectable<SupplierAttemptsTable>;

@@ -1,8 +1,25 @@
 import type { Db } from "../db/client.ts";
-import { claimDueJobs, completeJob, type JobRow, retryJob } from "../db/repositories/jobs.ts";
+import {
+  claimDueJobs,
+  completeJob,
+  failAbandonedJobs,
+  failJob,
+  type JobRow,
+  retryJob,
+} from "../db/repositories/jobs.ts";
 
 /** Runs one job; true when it is done, false when it should run again later. */
 export type JobHandler = (payload: Record<string, unknown>) => Promise<boolean>;
+
+/**
+ * A job kind whose last failed attempt needs more than a place in the failed-jobs list: an order
+ * job hands its order to an operator (Needs review).
+ */
+export interface JobKind {
+  run: JobHandler;
+  /** Called once when a job of this kind has used its last attempt, with its last error. */
+  exhausted: (payload: Record<string, unknown>, lastError: string) => Promise<void>;
+}
 
 export interface JobRunner {
   start(): void;
@@ -12,7 +29,7 @@ export interface JobRunner {
    * (after an order commits).
    */
   kick(...kinds: string[]): void;
-  /** One pass over due jobs of every kind; returns how many ran. */
+  /** One pass over due jobs of every kind (and the abandoned ones); returns how many ran. */
   runOnce(): Promise<number>;
 }
 
@@ -37,6 +54,7 @@ export function backoffSeconds(attempts: number): number {
 interface Lane {
   kind: string;
   handler: JobHandler;
+  exhausted?: JobKind["exhausted"];
   /** The jobs of this kind running now. */
   running: Set<Promise<void>>;
   /** A claim is under way (`claim`, which starts the jobs it claims); `again` asks for another. */
@@ -46,16 +64,21 @@ interface Lane {
   timer?: ReturnType<typeof setTimeout>;
 }
 
+/** How often a runner looks for jobs whose last attempt's worker died (failAbandonedJobs). */
+const ABANDONED_SWEEP_MS = 60_000;
+
 /**
  * Polls the jobs table (every instance and `cli worker` run one; SKIP LOCKED keeps them from
  * taking the same job) and runs each job with its handler. Each kind is a lane of its own, with
  * up to `concurrency` jobs running: a lane claims as many as it has free slots and claims again
  * as soon as one ends, so a slow kind (a reseller's webhook receiver that never answers) fills
- * only its own slots and never holds up supplier orders or mail.
+ * only its own slots and never holds up supplier orders or mail. Every job has a bounded number
+ * of attempts (jobs.max_attempts): after the last one it is failed, listed for an admin to retry,
+ * and its kind's `exhausted` runs; it never loops forever.
  */
 export function createJobRunner(
   db: Db,
-  handlers: Record<string, JobHandler>,
+  handlers: Record<string, JobHandler | JobKind>,
   options: {
     worker: string;
     intervalMs?: number;
@@ -70,33 +93,46 @@ export function createJobRunner(
   const log = options.log ?? console.error;
   const lanes: Lane[] = Object.entries(handlers).map(([kind, handler]) => ({
     kind,
-    handler,
+    handler: typeof handler === "function" ? handler : handler.run,
+    exhausted: typeof handler === "function" ? undefined : handler.exhausted,
     running: new Set(),
     claiming: false,
     again: false,
   }));
   let stopped = true;
+  let sweepTimer: ReturnType<typeof setInterval> | undefined;
+  let sweeping: Promise<void> | undefined;
+
+  /** The attempt did not finish the job: run it again later, or give up after its last attempt. */
+  async function release(lane: Lane | undefined, job: JobRow, error: string): Promise<void> {
+    if (job.attempts < job.max_attempts) {
+      await retryJob(db, job.id, error, new Date(Date.now() + backoffSeconds(job.attempts) * 1000));
+      return;
+    }
+    await failJob(db, job.id, error);
+    log(`job ${job.id} (${job.kind}) gave up after ${job.attempts} attempts: ${error}`);
+    await lane?.exhausted?.(job.payload, error);
+  }
 
   async function runJob(lane: Lane, job: JobRow): Promise<void> {
     try {
       if (await lane.handler(job.payload)) await completeJob(db, job.id);
-      else {
-        await retryJob(
-          db,
-          job.id,
-          "uncertain outcome",
-          new Date(Date.now() + backoffSeconds(job.attempts) * 1000),
-        );
-      }
+      else await release(lane, job, "uncertain outcome");
     } catch (error) {
       log(`job ${job.id} (${job.kind}) failed: ${error instanceof Error ? error.message : error}`);
-      await retryJob(
-        db,
-        job.id,
-        String(error),
-        new Date(Date.now() + backoffSeconds(job.attempts) * 1000),
-      )
-        .catch(() => {});
+      await release(lane, job, String(error)).catch((e) =>
+        log(`job ${job.id} (${job.kind}): ${e instanceof Error ? e.message : e}`)
+      );
+    }
+  }
+
+  /** Gives up on the jobs whose last attempt's worker died, as if that attempt had failed. */
+  async function sweepAbandoned(): Promise<void> {
+    for (const job of await failAbandonedJobs(db)) {
+      await lanes.find((lane) => lane.kind === job.kind)?.exhausted?.(
+        job.payload,
+        "the worker running its last attempt stopped",
+      );
     }
   }
 
@@ -159,10 +195,17 @@ export function createJobRunner(
     start() {
       stopped = false;
       (globalThis as { [KICK_KEY]?: Kick })[KICK_KEY] = kick;
+      sweepTimer = setInterval(() => {
+        sweeping ??= sweepAbandoned()
+          .catch((e) => log(`job runner: ${e instanceof Error ? e.message : e}`))
+          .finally(() => sweeping = undefined);
+      }, ABANDONED_SWEEP_MS);
       kick();
     },
     async stop() {
       stopped = true;
+      clearInterval(sweepTimer);
+      await sweeping;
       for (const lane of lanes) clearTimeout(lane.timer);
       // A claim under way starts the jobs it claims after this point: wait for claims and jobs
       // until none is left, so nothing touches the database once stop resolves.
@@ -176,6 +219,7 @@ export function createJobRunner(
     },
     kick,
     async runOnce() {
+      await sweepAbandoned();
       const started = (await Promise.all(lanes.map(fill))).flat();
       await Promise.all(started);
       return started.length;

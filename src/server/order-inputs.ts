@@ -90,3 +90,11 @@ export const AdminOrdersQuery = z.object({
 
 /** Body of POST /api/orders/{id}/confirm-payment: `cancel` true when the payment never came. */
 export const ConfirmPaymentInput = z.object({ cancel: z.boolean().default(false) });
+
+/** POST /api/orders/{id}/review: an admin's decision on an order in Needs review. */
+export const ReviewDecisionInput = z.object({
+  action: z.enum(["delivered", "refund", "resend"], {
+    error: "action must be delivered, refund or resend",
+  }),
+  supplierOrderId: z.string().max(100).optional(),
+});

@@ -89,3 +89,37 @@ export interface AdminOrdersPage {
   /** Orders of the tab still new or pending (spec §2: 'Refresh All Status' when more than one). */
   openCount: number;
 }
+
+/** One create request sent to the supplier for an order, as the Needs review queue shows it. */
+export interface SupplierAttemptDto {
+  /** ISO time the request was sent. */
+  at: string;
+  /** "accepted", "failed", "uncertain", "found by reference", an admin's decision … */
+  outcome: string;
+  /** What the supplier answered, or why no usable answer came. */
+  answer: string;
+}
+
+/** GET /api/orders/review: an order waiting for an operator (Admin → Orders → Needs review). */
+export interface ReviewOrderDto extends AdminOrderDto {
+  /** ISO time it entered the queue. */
+  reviewSince: string;
+  reviewReason: string;
+  attempts: SupplierAttemptDto[];
+}
+
+/** What an admin decides for an order in Needs review. */
+export type ReviewAction = "delivered" | "refund" | "resend";
+
+/** A job that used its last attempt, as the failed-jobs list shows it. */
+export interface FailedJobDto {
+  id: number;
+  kind: string;
+  /** The order, reseller event or mail it was about, when it names one. */
+  subject: string;
+  attempts: number;
+  lastError: string;
+  /** ISO times. */
+  failedAt: string;
+  createdAt: string;
+}

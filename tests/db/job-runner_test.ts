@@ -3,12 +3,26 @@ import { createTestDatabase, testBackend, withHandle } from "../helpers/backends
 import { startTestSuppliers } from "../helpers/suppliers.ts";
 import { launchPubgMobile, pubgOrderInput } from "../helpers/orders.ts";
 import type { Db } from "../../src/db/client.ts";
-import { placeResellerOrder } from "../../src/domain/orders/place.ts";
+import {
+  placeResellerOrder,
+  SUPPLIER_CREATE_JOB,
+  SUPPLIER_STATUS_JOB,
+} from "../../src/domain/orders/place.ts";
+import { mailJobHandlers, SEND_MAIL_JOB } from "../../src/domain/mail/outbox.ts";
+import { listReviewQueue } from "../../src/domain/orders/review-queue.ts";
+import {
+  listRetryableFailedJobs,
+  retryFailedJobAsOperator,
+} from "../../src/domain/admin/failed-jobs.ts";
 import { orderJobHandlers } from "../../src/domain/orders/jobs.ts";
 import { createJobRunner } from "../../src/domain/jobs.ts";
 import { enqueueJob } from "../../src/db/repositories/jobs.ts";
 import { createSecretBox } from "../../src/domain/auth/secret-box.ts";
-import { setWebhookUrl, webhookJobHandlers } from "../../src/domain/resellers/webhooks.ts";
+import {
+  setWebhookUrl,
+  WEBHOOK_DELIVER_JOB,
+  webhookJobHandlers,
+} from "../../src/domain/resellers/webhooks.ts";
 import type { GameItemDto } from "../../src/shared/game-types.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 
@@ -213,6 +227,95 @@ Deno.test({
         }
       });
     } finally {
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    `[job runner:${backend}] every job kind stops after its attempt limit: order jobs go to Needs review, others to the failed-jobs list an admin retries`,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    const sim = startTestSuppliers();
+    try {
+      await withHandle(tdb, async (db) => {
+        await launchPubgMobile(db, sim.suppliers);
+        const game = await db.selectFrom("games").select("game_items")
+          .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
+        const reseller = await createTestReseller(db, {
+          name: "Limits",
+          email: "limits@test.example",
+          password: "long enough",
+          balanceCents: 100_000,
+          markup: { pubgm: 5 },
+        });
+        const denom = (game.game_items as GameItemDto[])[0].nameSupplier;
+        const orderId = async () =>
+          (await placeResellerOrder(
+            { db, suppliers: sim.suppliers },
+            pubgOrderInput(reseller._id, denom),
+          )).body.order.id;
+        // Every kind the server runs, each attempt failing; the kinds keep what they do when a
+        // job has used its last attempt.
+        const real = {
+          ...orderJobHandlers(db, () => sim.suppliers),
+          ...mailJobHandlers(db, () => {
+            throw new Error("no mailer: every attempt fails before it");
+          }),
+          ...webhookJobHandlers(db, () => Promise.resolve(box), {
+            retryDelaysSec: [],
+            timeoutMs: 1000,
+          }),
+        };
+        const failing = Object.fromEntries(
+          Object.entries(real).map(([kind, handler]) => [
+            kind,
+            typeof handler === "function"
+              ? () => Promise.reject(new Error(`${kind} down`))
+              : { ...handler, run: () => Promise.reject(new Error(`${kind} down`)) },
+          ]),
+        );
+        // The placement queued one supplier create job; the other kinds get one job each.
+        const created = await orderId();
+        const checked = await orderId();
+        await db.deleteFrom("jobs").execute();
+        await enqueueJob(db, SUPPLIER_CREATE_JOB, { orderId: created });
+        await enqueueJob(db, SUPPLIER_STATUS_JOB, { orderId: checked });
+        await enqueueJob(db, SEND_MAIL_JOB, { to: "someone@test.example" });
+        await enqueueJob(db, WEBHOOK_DELIVER_JOB, { eventId: crypto.randomUUID(), retry: 0 });
+        await db.updateTable("jobs").set({ max_attempts: 3 }).execute();
+        const runner = createJobRunner(db, failing, { worker: "limits", log: () => {} });
+        const runs: number[] = [];
+        for (let pass = 0; pass < 5; pass++) {
+          await db.updateTable("jobs").set({ run_at: new Date() }).execute();
+          runs.push(await runner.runOnce());
+        }
+        assert.deepEqual(runs, [4, 4, 4, 0, 0], "three attempts each, then none");
+        const jobs = await db.selectFrom("jobs").select(["kind", "attempts", "failed_at"])
+          .orderBy("id").execute();
+        assert.ok(jobs.every((j) => j.attempts === 3 && j.failed_at !== null));
+        const review = (await listReviewQueue(db)).map((o) => o.id).sort();
+        assert.deepEqual(review, [created, checked].sort(), "both orders wait for an operator");
+        const failed = await listRetryableFailedJobs(db);
+        assert.deepEqual(failed.map((j) => j.kind).sort(), [SEND_MAIL_JOB, WEBHOOK_DELIVER_JOB]);
+        assert.match(failed[0].lastError, /down/);
+
+        const mail = failed.find((j) => j.kind === SEND_MAIL_JOB)!;
+        await retryFailedJobAsOperator(db, { id: mail.id, actor: { type: "cli", name: "ops" } });
+        assert.equal(await runner.runOnce(), 1, "the retried job runs again");
+        await assert.rejects(
+          retryFailedJobAsOperator(db, {
+            id: jobs.length + 1000,
+            actor: { type: "cli", name: "ops" },
+          }),
+          /No failed job/,
+        );
+      });
+    } finally {
+      await sim.close();
       await tdb.drop();
     }
   },

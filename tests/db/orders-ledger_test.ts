@@ -190,46 +190,6 @@ Deno.test({
         });
 
         await t.step(
-          "a timeout never refunds: the order waits, then a refresh learns the truth",
-          async () => {
-            const r = await newReseller(db, "Patient", 5 * cents);
-            const placed = await placeResellerOrder(ctx, order(r._id));
-            const id = placed.body.order.id;
-            sim.elitedias.forceNext("timeout", 1, "elitedias_reseller_topup_api");
-            assert.equal(
-              await sendOrderToSupplier(db, suppliers, id),
-              false,
-              "uncertain: run again later",
-            );
-            let row: OrderRow = await db.selectFrom("orders").selectAll().where("id", "=", id)
-              .executeTakeFirstOrThrow();
-            assert.equal(row.status, "new");
-            assert.equal(await balanceOf(db, r._id), 4 * cents, "not refunded");
-            await Promise.all([
-              refreshOrder(db, suppliers, id),
-              sendOrderToSupplier(db, suppliers, id),
-            ]);
-            row = await db.selectFrom("orders").selectAll().where("id", "=", id)
-              .executeTakeFirstOrThrow();
-            assert.equal(row.status, "pending");
-            assert.ok(row.supplier_order_id);
-            const orders = sim.elitedias.listOrders().filter((o) => o.reference === id);
-            assert.equal(orders.length, 1, "the supplier has the order once");
-            sim.elitedias.completeOrder(row.supplier_order_id!);
-            row = await refreshOrder(db, suppliers, id);
-            assert.equal(row.status, "successful");
-            const refunds = await db.selectFrom("balance_history").select("id").where(
-              "order_id",
-              "=",
-              id,
-            )
-              .where("type", "=", "order_refunded").execute();
-            assert.equal(refunds.length, 0);
-            assert.deepEqual(await checkLedger(db), []);
-          },
-        );
-
-        await t.step(
           "a MooGold order goes out once, by variation id, with the product's fields and our id",
           async () => {
             await launchGame(

@@ -16,8 +16,11 @@ export function startTestSuppliers(timeoutMs = 3000) {
     basePath: "/ed",
     apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
   });
+  /** Requests that reached the server, by path, faults included ("/ed/elitedias_reseller_topup_api"). */
+  const requests = new Map<string, number>();
   const server = startSimulatorServer(async (request) => {
     const path = new URL(request.url).pathname;
+    requests.set(path, (requests.get(path) ?? 0) + 1);
     return path.startsWith("/mg")
       ? await moogold.handler(request)
       : await elitedias.handler(request);
@@ -36,5 +39,12 @@ export function startTestSuppliers(timeoutMs = 3000) {
       timeoutMs,
     }),
   };
-  return { suppliers, moogold, elitedias, close: () => server.close() };
+  return {
+    suppliers,
+    moogold,
+    elitedias,
+    /** How many requests reached `path`, whatever the simulator answered. */
+    requestsTo: (path: string) => requests.get(path) ?? 0,
+    close: () => server.close(),
+  };
 }

@@ -65,6 +65,76 @@ export async function retryJob(db: Db, id: number, error: string, retryAt: Date)
     .execute();
 }
 
+/** Gives up on a job that used its last attempt: it stays, failed, until an admin retries it. */
+export async function failJob(db: Db, id: number, error: string): Promise<void> {
+  await db.updateTable("jobs")
+    .set({ last_error: error.slice(0, 2000), failed_at: new Date(), locked_until: null })
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * Fails the jobs whose last attempt never reported back (its worker died and the lease ran out):
+ * no claim takes them again, so without this they would wait unseen forever.
+ */
+export async function failAbandonedJobs(db: Db): Promise<JobRow[]> {
+  const { rows } = await sql<JobRow>`
+    UPDATE jobs SET failed_at = now(), locked_until = NULL,
+      last_error = coalesce(last_error, 'the worker running its last attempt stopped')
+    WHERE done_at IS NULL AND failed_at IS NULL AND attempts >= max_attempts
+      AND (locked_until IS NULL OR locked_until < now())
+    RETURNING id, kind, payload, attempts, max_attempts`.execute(db);
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** A failed job as an admin sees it. */
+export interface FailedJobRow extends JobRow {
+  last_error: string | null;
+  failed_at: Date;
+  created_at: Date;
+}
+
+/** Failed jobs, latest failure first, leaving out `exceptKinds`. */
+export async function listFailedJobs(
+  db: Db,
+  exceptKinds: string[],
+  limit: number,
+): Promise<FailedJobRow[]> {
+  let q = db.selectFrom("jobs")
+    .select([
+      "id",
+      "kind",
+      "payload",
+      "attempts",
+      "max_attempts",
+      "last_error",
+      "failed_at",
+      "created_at",
+    ])
+    .where("failed_at", "is not", null)
+    .where("done_at", "is", null);
+  if (exceptKinds.length) q = q.where("kind", "not in", exceptKinds);
+  const rows = await q.orderBy("failed_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id), failed_at: r.failed_at! }));
+}
+
+/** Gives a failed job (not of `exceptKinds`) a fresh set of attempts, due now; the job, if it was failed. */
+export async function retryFailedJob(
+  db: Db,
+  id: number,
+  exceptKinds: string[],
+): Promise<JobRow | undefined> {
+  let q = db.updateTable("jobs")
+    .set({ failed_at: null, attempts: 0, run_at: new Date(), locked_until: null, locked_by: null })
+    .where("id", "=", id)
+    .where("failed_at", "is not", null)
+    .where("done_at", "is", null);
+  if (exceptKinds.length) q = q.where("kind", "not in", exceptKinds);
+  const row = await q.returning(["id", "kind", "payload", "attempts", "max_attempts"])
+    .executeTakeFirst();
+  return row && { ...row, id: Number(row.id) };
+}
+
 /** Deletes jobs finished over `days` ago; returns how many. */
 export async function deleteJobsFinishedBefore(db: Db, days: number): Promise<number> {
   const r = await db.deleteFrom("jobs")

@@ -11,6 +11,15 @@ export async function findOrderById(db: Handle, id: string): Promise<OrderRow | 
   return await db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/** The order, locked until the transaction ends: a decision about it waits for any other. */
+export async function lockOrderById(
+  trx: Transaction<Database>,
+  id: string,
+): Promise<OrderRow | undefined> {
+  return await trx.selectFrom("orders").selectAll().where("id", "=", id).forUpdate()
+    .executeTakeFirst();
+}
+
 /** A reseller's order, or undefined when it does not exist or is someone else's. */
 export async function findResellerOrder(
   db: Db,
@@ -69,7 +78,8 @@ export async function listOpenResellerOrders(
 
 /**
  * Moves an order forward only if it is still in one of `from`: one conditional update, so two
- * workers (or a worker and a refresh) can never apply a transition twice.
+ * workers (or a worker and a refresh) can never apply a transition twice. A move ends the
+ * order's stay in Needs review: what the operator was asked to find out is now known.
  */
 export async function transitionOrder(
   db: Handle,
@@ -78,11 +88,64 @@ export async function transitionOrder(
   changes: { status: string; supplier_order_id?: string | null; last_error?: string | null },
 ): Promise<OrderRow | undefined> {
   return await db.updateTable("orders")
-    .set({ ...changes, updated_at: new Date() })
+    .set({ ...changes, review_since: null, review_reason: null, updated_at: new Date() })
     .where("id", "=", id)
     .where("status", "in", [...from])
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * Puts an order still in one of `open` in Needs review with `reason` (shown as its last error
+ * too); the order, or undefined when it was already there or has moved on (so whoever is told
+ * about it is told once, and only about an order that still needs it).
+ */
+export async function flagOrderForReview(
+  db: Handle,
+  id: string,
+  open: readonly string[],
+  reason: string,
+): Promise<OrderRow | undefined> {
+  const text = reason.slice(0, 1000);
+  return await db.updateTable("orders")
+    .set({
+      review_since: new Date(),
+      review_reason: text,
+      last_error: text,
+      updated_at: new Date(),
+    })
+    .where("id", "=", id)
+    .where("status", "in", [...open])
+    .where("review_since", "is", null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Takes an order out of Needs review without moving it (an admin sends it again). */
+export async function clearOrderReview(
+  db: Handle,
+  id: string,
+): Promise<OrderRow | undefined> {
+  return await db.updateTable("orders")
+    .set({ review_since: null, review_reason: null, updated_at: new Date() })
+    .where("id", "=", id)
+    .where("review_since", "is not", null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Orders in Needs review that are still open at their supplier, longest waiting first. */
+export async function listOrdersInReview(
+  db: Db,
+  openStatuses: readonly string[],
+  limit: number,
+): Promise<OrderRow[]> {
+  return await db.selectFrom("orders").selectAll()
+    .where("review_since", "is not", null)
+    .where("status", "in", [...openStatuses])
+    .orderBy("review_since", "asc").orderBy("id", "asc")
+    .limit(limit)
+    .execute();
 }
 
 /** Records what the supplier said without changing the status (an uncertain answer). */

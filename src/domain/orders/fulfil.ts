@@ -1,5 +1,6 @@
+import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
-import type { OrderRow } from "../../db/schema.ts";
+import type { Database, OrderRow } from "../../db/schema.ts";
 import {
   findOrderById,
   noteOrderError,
@@ -8,6 +9,12 @@ import {
 } from "../../db/repositories/orders.ts";
 import { findSupplierGameId } from "../../db/repositories/games.ts";
 import { enqueueJob } from "../../db/repositories/jobs.ts";
+import {
+  closeOpenSupplierAttempt,
+  finishSupplierAttempt,
+  startSupplierAttempt,
+  UNCERTAIN,
+} from "../../db/repositories/supplier-attempts.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetch-json.ts";
 import { refundOrderAmount } from "../ledger/ledger.ts";
@@ -15,19 +22,24 @@ import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
 import { queueOrderEvents } from "../resellers/webhooks.ts";
 import { SUPPLIER_STATUS_JOB } from "./place.ts";
+import { sendOrderToReview } from "./review.ts";
 
-/** What one supplier call taught us about an order. */
+/**
+ * What one supplier call taught us about an order. `review`: only an operator can tell (the
+ * order goes to Needs review and is never sent again on its own).
+ */
 export type SupplierVerdict =
   | { kind: "accepted"; supplierOrderId: string; status: SupplierOrderStatus }
   | { kind: "failed"; reason: string }
-  | { kind: "unknown"; reason: string };
+  | { kind: "unknown"; reason: string }
+  | { kind: "review"; reason: string };
 
 /**
  * A supplier's own refusal (or a 4xx) is definitive: the item was not delivered. Timeouts,
  * network errors, 5xx and garbage are uncertain: the order may exist, so nothing is refunded
  * until a status check knows.
  */
-function classify(error: SupplierError): Exclude<SupplierVerdict, { kind: "accepted" }> {
+function classify(error: SupplierError): { kind: "failed" | "unknown"; reason: string } {
   const definitive = error.kind === "supplier" ||
     (error.kind === "http" && String(error.code ?? "").startsWith("4"));
   const reason = `${error.kind}${error.code ? ` ${error.code}` : ""}: ${error.message}`;
@@ -60,42 +72,104 @@ function moogoldOrderFields(labels: string[], order: OrderRow): Record<string, s
   return fields;
 }
 
-async function createAtSupplier(
+/** The create call of the order's supplier, ready to send; or a verdict when it cannot be built. */
+async function prepareCreate(
   suppliers: Suppliers,
   order: OrderRow,
   productId: string | null,
-): Promise<SupplierVerdict> {
+): Promise<(() => Promise<SupplierVerdict>) | SupplierVerdict> {
   if (order.supplier === "elephant") {
-    const r = await suppliers.elitedias.topup({
-      game: order.package_ed_name ?? "",
-      userid: order.user_id,
-      serverid: order.server_id || undefined,
-      denom: order.denom,
-      reference: order.id,
-    });
-    return r.ok
-      ? { kind: "accepted", supplierOrderId: r.value.orderId, status: "pending" }
-      : classify(r);
+    return async () => {
+      const r = await suppliers.elitedias.topup({
+        game: order.package_ed_name ?? "",
+        userid: order.user_id,
+        serverid: order.server_id || undefined,
+        denom: order.denom,
+        reference: order.id,
+      });
+      return r.ok
+        ? { kind: "accepted", supplierOrderId: r.value.orderId, status: "pending" }
+        : classify(r);
+    };
   }
-  const id = Number(productId);
-  const labels = await moogoldFields(suppliers, id);
+  const labels = await moogoldFields(suppliers, Number(productId));
   if (!labels) return { kind: "unknown", reason: "MooGold product detail unavailable" };
   // MooGold orders keep the variation id as their denom.
   const variation = Number(order.denom);
   if (!Number.isSafeInteger(variation)) {
     return { kind: "failed", reason: "no MooGold variation id" };
   }
-  const r = await suppliers.moogold.createOrder({
-    variationId: variation,
-    category: 1,
-    fields: moogoldOrderFields(labels, order),
-    partnerOrderId: order.id,
-  });
-  if (r.ok) {
-    return { kind: "accepted", supplierOrderId: String(r.value.orderId), status: "pending" };
+  return async () => {
+    const r = await suppliers.moogold.createOrder({
+      variationId: variation,
+      category: 1,
+      fields: moogoldOrderFields(labels, order),
+      partnerOrderId: order.id,
+    });
+    if (r.ok) {
+      return { kind: "accepted", supplierOrderId: String(r.value.orderId), status: "pending" };
+    }
+    if (r.kind === "supplier" && r.code === "420") return await checkAtSupplier(suppliers, order);
+    return classify(r);
+  };
+}
+
+/** How an attempt's row records a verdict. */
+function attemptRecord(verdict: SupplierVerdict): [outcome: string, answer: string] {
+  return verdict.kind === "accepted"
+    ? ["accepted", `supplier order ${verdict.supplierOrderId} (${verdict.status})`]
+    : [verdict.kind === "failed" ? "failed" : UNCERTAIN, verdict.reason];
+}
+
+/**
+ * Sends the order's create request, at most once while an earlier one's outcome is unknown: the
+ * attempt is recorded before the request leaves (so a crash mid-call is remembered too), and an
+ * open attempt means ask, never send blindly. MooGold can be asked by our reference; EliteDias
+ * cannot, and whether it deduplicates on `reference` is unconfirmed (external-apis.md §2.3), so
+ * an EliteDias create without a usable answer goes to an operator instead of being repeated.
+ */
+async function createAtSupplier(
+  db: Db,
+  suppliers: Suppliers,
+  order: OrderRow,
+  productId: string | null,
+): Promise<SupplierVerdict> {
+  const create = await prepareCreate(suppliers, order, productId);
+  if (typeof create !== "function") return create;
+  const attempt = await startSupplierAttempt(db, order.id, order.supplier);
+  if (attempt === undefined) {
+    if (order.supplier === "elephant") {
+      return {
+        kind: "review",
+        reason: "An earlier top-up request to EliteDias got no usable answer, and EliteDias " +
+          "cannot be asked by our reference: it is not sent again without an operator.",
+      };
+    }
+    const r = await suppliers.moogold.orderDetailByPartnerId(order.id);
+    if (r.ok) {
+      const found: SupplierVerdict = {
+        kind: "accepted",
+        supplierOrderId: String(r.value.orderId),
+        status: r.value.status,
+      };
+      await closeOpenSupplierAttempt(db, order.id, "found by reference", attemptRecord(found)[1]);
+      return found;
+    }
+    // MooGold's own answer that it holds no order under our reference: safe to send.
+    if (r.kind !== "supplier") return { kind: "unknown", reason: classify(r).reason };
+    await closeOpenSupplierAttempt(db, order.id, "not at supplier", classify(r).reason);
+    return await createAtSupplier(db, suppliers, order, productId);
   }
-  if (r.kind === "supplier" && r.code === "420") return await checkAtSupplier(suppliers, order);
-  return classify(r);
+  const verdict = await create();
+  await finishSupplierAttempt(db, attempt, ...attemptRecord(verdict));
+  if (verdict.kind === "unknown" && order.supplier === "elephant") {
+    return {
+      kind: "review",
+      reason: `EliteDias gave no usable answer to the top-up request (${verdict.reason}); ` +
+        "it may exist there, so it is not sent again without an operator.",
+    };
+  }
+  return verdict;
 }
 
 /** Asks the supplier where an order stands (by its id, or by our reference for MooGold). */
@@ -123,38 +197,47 @@ export async function refundResellerOrder(
   orderId: string,
   reason: string,
 ): Promise<boolean> {
-  return await db.transaction().execute(async (trx) => {
-    const order = await transitionOrder(trx, orderId, OPEN_RESELLER_STATUSES, {
-      status: "error",
-      last_error: reason.slice(0, 1000),
-    });
-    if (!order || !order.reseller_id) return false;
-    await refundOrderAmount(
-      trx,
-      { id: order.id, resellerId: order.reseller_id, amountCents: order.amount_cents },
-      "system",
-    );
-    await queueOrderEvents(trx, order, ["order.error", "order.refunded"]);
-    return true;
+  return await db.transaction().execute((trx) => refundResellerOrderIn(trx, orderId, reason));
+}
+
+/** `refundResellerOrder` in the caller's transaction; `by` names who refunded in the ledger. */
+export async function refundResellerOrderIn(
+  trx: Transaction<Database>,
+  orderId: string,
+  reason: string,
+  by = "system",
+): Promise<boolean> {
+  const order = await transitionOrder(trx, orderId, OPEN_RESELLER_STATUSES, {
+    status: "error",
+    last_error: reason.slice(0, 1000),
   });
+  if (!order || !order.reseller_id) return false;
+  await refundOrderAmount(
+    trx,
+    { id: order.id, resellerId: order.reseller_id, amountCents: order.amount_cents },
+    by,
+  );
+  await queueOrderEvents(trx, order, ["order.error", "order.refunded"]);
+  return true;
 }
 
 /**
- * A pending reseller order is delivered, with its order.successful webhook event, once. Returns
- * the delivered order, or undefined when it was no longer pending.
+ * A reseller order still in `from` is delivered, with its order.successful webhook event, once,
+ * in the caller's transaction. Returns the delivered order, or undefined when it had moved on.
  */
-async function markResellerOrderSuccessful(
-  db: Db,
+export async function markResellerOrderSuccessfulIn(
+  trx: Transaction<Database>,
   orderId: string,
+  from: readonly string[],
+  supplierOrderId?: string,
 ): Promise<OrderRow | undefined> {
-  return await db.transaction().execute(async (trx) => {
-    const order = await transitionOrder(trx, orderId, ["pending"], {
-      status: "successful",
-      last_error: null,
-    });
-    if (order) await queueOrderEvents(trx, order, ["order.successful"]);
-    return order;
+  const order = await transitionOrder(trx, orderId, from, {
+    status: "successful",
+    last_error: null,
+    ...(supplierOrderId === undefined ? {} : { supplier_order_id: supplierOrderId }),
   });
+  if (order) await queueOrderEvents(trx, order, ["order.successful"]);
+  return order;
 }
 
 /**
@@ -205,6 +288,10 @@ async function applyVerdict(
     await noteOrderError(db, order.id, verdict.reason);
     return undefined;
   }
+  if (verdict.kind === "review") {
+    await sendOrderToReview(db, order.id, verdict.reason);
+    return undefined;
+  }
   if (verdict.status === "failed") {
     await transitionOrder(db, order.id, [toSend], {
       status: atSupplier,
@@ -214,8 +301,9 @@ async function applyVerdict(
     return undefined;
   }
   // Orders never move back to where they wait to be sent: one that was past it when read (a
-  // pending reseller order being checked) has nothing to record here.
-  const atStage = order.status === toSend
+  // pending reseller order being checked, a consumer order whose supplier id is recorded) has
+  // nothing to record here.
+  const atStage = awaitsSending(order)
     ? await transitionOrder(db, order.id, [toSend], {
       status: atSupplier,
       supplier_order_id: verdict.supplierOrderId,
@@ -227,7 +315,9 @@ async function applyVerdict(
     await deliverConsumerOrder(db, order.id, siteUrl);
     return undefined;
   }
-  return await markResellerOrderSuccessful(db, order.id);
+  return await db.transaction().execute((trx) =>
+    markResellerOrderSuccessfulIn(trx, order.id, ["pending"])
+  );
 }
 
 /**
@@ -263,7 +353,7 @@ async function sendById(
   const productId = order.supplier === "monkey" && order.game_id
     ? await findSupplierGameId(db, order.game_id)
     : null;
-  const verdict = await createAtSupplier(suppliers, order, productId);
+  const verdict = await createAtSupplier(db, suppliers, order, productId);
   const after = await applyVerdict(db, order, verdict, siteUrl);
   return { done: verdict.kind !== "unknown", after };
 }

@@ -1,23 +1,42 @@
 import type { Db } from "../../db/client.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
-import type { JobHandler } from "../jobs.ts";
+import type { JobKind } from "../jobs.ts";
 import { isOpenAtSupplier, refreshOrder, sendAndWatch } from "./fulfil.ts";
 import { SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB } from "./place.ts";
+import { sendOrderToReview } from "./review.ts";
 
 /** The base URL for a consumer's receipt links, carried by the job that a payment queued. */
 function siteUrlIn(payload: Record<string, unknown>): string | undefined {
   return typeof payload.siteUrl === "string" ? payload.siteUrl : undefined;
 }
 
+/** The order jobs' kinds: an order whose job runs out of attempts goes to Needs review. */
+export const ORDER_JOB_KINDS = [SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB];
+
 /** The job kinds the order flow queues, with their handlers. */
-export function orderJobHandlers(db: Db, suppliers: () => Suppliers): Record<string, JobHandler> {
+export function orderJobHandlers(db: Db, suppliers: () => Suppliers): Record<string, JobKind> {
   return {
-    [SUPPLIER_CREATE_JOB]: (payload) =>
-      sendAndWatch(db, suppliers(), String(payload.orderId), siteUrlIn(payload)),
+    [SUPPLIER_CREATE_JOB]: {
+      run: (payload) => sendAndWatch(db, suppliers(), String(payload.orderId), siteUrlIn(payload)),
+      exhausted: (payload, lastError) =>
+        sendOrderToReview(
+          db,
+          String(payload.orderId),
+          `The supplier gave no usable answer to the order after every attempt (last: ${lastError}).`,
+        ),
+    },
     // Runs again with backoff until the supplier says delivered or failed.
-    [SUPPLIER_STATUS_JOB]: async (payload) =>
-      !isOpenAtSupplier(
-        await refreshOrder(db, suppliers(), String(payload.orderId), siteUrlIn(payload)),
-      ),
+    [SUPPLIER_STATUS_JOB]: {
+      run: async (payload) =>
+        !isOpenAtSupplier(
+          await refreshOrder(db, suppliers(), String(payload.orderId), siteUrlIn(payload)),
+        ),
+      exhausted: (payload, lastError) =>
+        sendOrderToReview(
+          db,
+          String(payload.orderId),
+          `The supplier still has not delivered the order after every status check (last: ${lastError}).`,
+        ),
+    },
   };
 }

@@ -202,6 +202,8 @@ export async function placeResellerOrder(
       payment_provider: null,
       payment_reference: null,
       last_error: null,
+      review_since: null,
+      review_reason: null,
       // debit.at is the transaction's now(), which both timestamps would default to.
       created_at: debit.at,
       updated_at: debit.at,

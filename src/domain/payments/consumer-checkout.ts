@@ -114,6 +114,8 @@ async function placeConsumerOrder(
       payment_provider: input.provider,
       payment_reference: null,
       last_error: null,
+      review_since: null,
+      review_reason: null,
       created_at: now,
       updated_at: now,
     };

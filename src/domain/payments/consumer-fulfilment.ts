@@ -2,7 +2,9 @@
 // Consumers paid with a card or wallet, not from a balance, so nothing is refunded here: card
 // refunds are an admin action (design.md).
 
+import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
+import type { Database, OrderRow } from "../../db/schema.ts";
 import { transitionOrder } from "../../db/repositories/orders.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "./consumer-states.ts";
@@ -11,7 +13,11 @@ import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "./consumer-states.ts";
  * A definitive supplier failure after payment: the order moves to error once, keeping the reason
  * in last_error, where the admin orders list shows it.
  */
-export async function failConsumerOrder(db: Db, orderId: string, reason: string): Promise<void> {
+export async function failConsumerOrder(
+  db: Db | Transaction<Database>,
+  orderId: string,
+  reason: string,
+): Promise<void> {
   await transitionOrder(db, orderId, [PAYMENT_RECEIVED], {
     status: FAILED,
     last_error: reason.slice(0, 1000),
@@ -28,11 +34,24 @@ export async function deliverConsumerOrder(
   orderId: string,
   siteUrl = "",
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const order = await transitionOrder(trx, orderId, [PAYMENT_RECEIVED], {
-      status: DELIVERED,
-      last_error: null,
-    });
-    if (order) await enqueueConsumerReceipt(trx, "delivered", order, siteUrl);
+  await db.transaction().execute((trx) => deliverConsumerOrderIn(trx, orderId, siteUrl));
+}
+
+/**
+ * `deliverConsumerOrder` in the caller's transaction, recording `supplierOrderId` when given (an
+ * admin read it off the supplier); the delivered order, or undefined when it had moved on.
+ */
+export async function deliverConsumerOrderIn(
+  trx: Transaction<Database>,
+  orderId: string,
+  siteUrl: string,
+  supplierOrderId?: string,
+): Promise<OrderRow | undefined> {
+  const order = await transitionOrder(trx, orderId, [PAYMENT_RECEIVED], {
+    status: DELIVERED,
+    last_error: null,
+    ...(supplierOrderId === undefined ? {} : { supplier_order_id: supplierOrderId }),
   });
+  if (order) await enqueueConsumerReceipt(trx, "delivered", order, siteUrl);
+  return order;
 }

@@ -1,0 +1,132 @@
+// Admin → Orders → Needs review (review.ts says how orders get there), for the console and the
+// CLI: the queue with each order's supplier attempts, and an operator's decisions: mark it
+// delivered with the supplier's order id, refund it, or send it again. Each decision is one
+// transaction with its audit row and acts only on an order still in the queue, so two admins
+// deciding at once cannot both apply.
+
+import type { Db } from "../../db/client.ts";
+import { insertAudit } from "../../db/repositories/audit-log.ts";
+import { enqueueJob } from "../../db/repositories/jobs.ts";
+import {
+  clearOrderReview,
+  findOrderById,
+  listOrdersInReview,
+  lockOrderById,
+} from "../../db/repositories/orders.ts";
+import {
+  closeOpenSupplierAttempt,
+  listSupplierAttempts,
+} from "../../db/repositories/supplier-attempts.ts";
+import type { OrderRow, SupplierAttemptRow } from "../../db/schema.ts";
+import type { ReviewAction, ReviewOrderDto } from "../../shared/order-types.ts";
+import { auditActor, type OperatorActor } from "../actor.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import { kickJobs } from "../jobs.ts";
+import { deliverConsumerOrderIn, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
+import { markResellerOrderSuccessfulIn, refundResellerOrderIn } from "./fulfil.ts";
+import { presentAdminOrder } from "./admin-orders.ts";
+import { SUPPLIER_CREATE_JOB } from "./place.ts";
+import { REVIEWABLE_STATUSES } from "./review.ts";
+
+/** The most orders the queue lists at once. */
+const REVIEW_LIST_LIMIT = 200;
+
+function presentAttempt(row: SupplierAttemptRow) {
+  return {
+    at: row.started_at.toISOString(),
+    outcome: row.outcome ?? "no answer yet",
+    answer: row.answer ?? "",
+  };
+}
+
+/** Present one order of the queue with its create attempts, oldest first. */
+function presentReviewOrder(order: OrderRow, attempts: SupplierAttemptRow[]): ReviewOrderDto {
+  return {
+    ...presentAdminOrder(order),
+    reviewSince: order.review_since!.toISOString(),
+    reviewReason: order.review_reason ?? "",
+    attempts: attempts.map(presentAttempt),
+  };
+}
+
+/** Admin → Orders → Needs review: the orders waiting for an operator, longest waiting first. */
+export async function listReviewQueue(db: Db): Promise<ReviewOrderDto[]> {
+  const orders = await listOrdersInReview(db, REVIEWABLE_STATUSES, REVIEW_LIST_LIMIT);
+  const attempts = await listSupplierAttempts(db, orders.map((o) => o.id));
+  return orders.map((order) =>
+    presentReviewOrder(order, attempts.filter((a) => a.order_id === order.id))
+  );
+}
+
+/** What an admin sends to resolve an order in review. */
+export interface ReviewDecision {
+  orderId: string;
+  action: ReviewAction;
+  /** The supplier's order id, required to mark it delivered. */
+  supplierOrderId?: string;
+  actor: OperatorActor;
+  /** Base of a consumer's receipt link. */
+  siteUrl: string;
+}
+
+function inReview(order: OrderRow): boolean {
+  return order.review_since !== null &&
+    (REVIEWABLE_STATUSES as readonly string[]).includes(order.status);
+}
+
+/**
+ * Resolves an order in Needs review, audited: `delivered` records the supplier's order id and
+ * delivers it (webhook event or receipt), `refund` gives a reseller its money back once (a
+ * consumer's order moves to error, its payment to be refunded in HitPay), `resend` closes the
+ * unknown attempt as not at the supplier and queues one new create. Returns the order after.
+ */
+export async function resolveReview(db: Db, decision: ReviewDecision): Promise<OrderRow> {
+  const supplierOrderId = decision.supplierOrderId?.trim() ?? "";
+  if (decision.action === "delivered" && !/^[\w.:-]{1,100}$/.test(supplierOrderId)) {
+    throw new ValidationError("Enter the supplier's order id (letters, digits, . : _ -)");
+  }
+  const after = await db.transaction().execute(async (trx) => {
+    // Locked: two admins deciding at once are applied one after the other, and the second finds
+    // the order out of the queue.
+    const before = await lockOrderById(trx, decision.orderId);
+    if (!before) throw new NotFoundError("Order not found");
+    if (!inReview(before)) {
+      throw new ConflictError(`Order ${before.id} is not waiting for review`);
+    }
+    const by = `${decision.actor.name} (${decision.actor.type})`;
+    const reseller = before.buyer_type === "reseller";
+    let outcome: string;
+    if (decision.action === "delivered") {
+      const done = reseller
+        ? await markResellerOrderSuccessfulIn(trx, before.id, ["new", "pending"], supplierOrderId)
+        : await deliverConsumerOrderIn(trx, before.id, decision.siteUrl, supplierOrderId);
+      if (!done) throw new ConflictError(`Order ${before.id} moved on meanwhile`);
+      outcome = "delivered (operator)";
+    } else if (decision.action === "refund") {
+      const reason = `Refunded by ${by} after review`;
+      if (reseller) await refundResellerOrderIn(trx, before.id, reason, decision.actor.name);
+      else await failConsumerOrder(trx, before.id, `${reason}: refund the payment in HitPay`);
+      outcome = "refunded (operator)";
+    } else {
+      await clearOrderReview(trx, before.id);
+      await enqueueJob(trx, SUPPLIER_CREATE_JOB, { orderId: before.id, siteUrl: decision.siteUrl });
+      outcome = "not at supplier (operator)";
+    }
+    await closeOpenSupplierAttempt(trx, before.id, outcome, `decided by ${by}`);
+    const after = await findOrderById(trx, before.id);
+    await insertAudit(trx, {
+      ...auditActor(decision.actor),
+      action: `order.review_${decision.action}`,
+      targetType: "order",
+      targetId: before.id,
+      before: { status: before.status, reviewReason: before.review_reason },
+      after: {
+        status: after?.status,
+        supplierOrderId: after?.supplier_order_id ?? null,
+      },
+    });
+    return after!;
+  });
+  if (decision.action === "resend") kickJobs(SUPPLIER_CREATE_JOB);
+  return after;
+}

@@ -1,0 +1,46 @@
+// Needs review (issue 20): the orders the system will not decide alone. An order lands here when
+// a supplier create's outcome is unknown and the supplier cannot be asked by our reference
+// (EliteDias), or when a supplier job used its last attempt. Its status does not change (the
+// reseller and the consumer keep seeing it pending), no money moves, nothing is sent again on its
+// own, and every admin is told once by email. The queue and the operator's decisions are
+// review-queue.ts.
+
+import type { Db } from "../../db/client.ts";
+import { listAdmins } from "../../db/repositories/admins.ts";
+import { flagOrderForReview } from "../../db/repositories/orders.ts";
+import { enqueueMail } from "../mail/outbox.ts";
+import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
+
+/** Where an order in review can still be: sent or waiting to be, not yet delivered or failed. */
+export const REVIEWABLE_STATUSES = ["new", "pending", PAYMENT_RECEIVED] as const;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Puts an order in Needs review with `reason`, and in the same transaction queues the email that
+ * tells every admin, once: an order already there is left as it is.
+ */
+export async function sendOrderToReview(db: Db, orderId: string, reason: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const order = await flagOrderForReview(trx, orderId, REVIEWABLE_STATUSES, reason);
+    if (!order) return;
+    const subject = `Order ${order.id} needs review`;
+    const lines = [
+      `Order ${order.id} (${order.game}, ${order.item}, ${order.supplier}) needs an operator.`,
+      reason,
+      "Nothing is sent to the supplier again and no money moves until it is resolved in " +
+      "Admin → Orders → Needs review: mark it delivered with the supplier's order id, refund it, " +
+      "or send it again.",
+    ];
+    for (const admin of await listAdmins(trx)) {
+      await enqueueMail(trx, {
+        to: admin.email,
+        subject,
+        text: lines.join("\n\n"),
+        html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(""),
+      });
+    }
+  });
+}

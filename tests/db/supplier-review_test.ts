@@ -1,0 +1,269 @@
+import assert from "node:assert/strict";
+import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
+import { startTestSuppliers } from "../helpers/suppliers.ts";
+import { launchPubgMobile, pubgOrderInput } from "../helpers/orders.ts";
+import { createTestReseller } from "../helpers/resellers.ts";
+import type { Db } from "../../src/db/client.ts";
+import type { OrderRow } from "../../src/db/schema.ts";
+import { launchGame, LaunchGameSchema } from "../../src/domain/catalogue/launch.ts";
+import { placeResellerOrder } from "../../src/domain/orders/place.ts";
+import { refreshOrder, sendOrderToSupplier } from "../../src/domain/orders/fulfil.ts";
+import { listReviewQueue, resolveReview } from "../../src/domain/orders/review-queue.ts";
+import { checkLedger } from "../../src/domain/ledger/ledger.ts";
+import { ConflictError } from "../../src/domain/errors.ts";
+import { computeResellerPrice } from "../../src/domain/catalogue/pricing.ts";
+import { startSupplierAttempt } from "../../src/db/repositories/supplier-attempts.ts";
+import type { GameItemDto } from "../../src/shared/game-types.ts";
+import { SEND_MAIL_JOB } from "../../src/domain/mail/outbox.ts";
+import { SUPPLIER_CREATE_JOB } from "../../src/domain/orders/place.ts";
+import { insertAdmin } from "../../src/db/repositories/admins.ts";
+
+const backend = testBackend();
+const opts = { sanitizeOps: false, sanitizeResources: false };
+const TOPUP = "/ed/elitedias_reseller_topup_api";
+const MG_CREATE = "/mg/order/create_order";
+const actor = { type: "admin" as const, id: "00000000-0000-0000-0000-000000000001", name: "Ops" };
+
+async function balanceOf(db: Db, id: string): Promise<number> {
+  const r = await db.selectFrom("resellers").select("balance_cents").where("id", "=", id)
+    .executeTakeFirstOrThrow();
+  return r.balance_cents;
+}
+
+async function orderRow(db: Db, id: string): Promise<OrderRow> {
+  return await db.selectFrom("orders").selectAll().where("id", "=", id)
+    .executeTakeFirstOrThrow();
+}
+
+async function pubgCents(db: Db): Promise<{ denom: string; cents: number }> {
+  const game = await db.selectFrom("games").select("game_items")
+    .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
+  const item = (game.game_items as GameItemDto[])[0];
+  return {
+    denom: item.nameSupplier,
+    cents: computeResellerPrice(item, { markupPercent: 5, disableDiscounts: false }),
+  };
+}
+
+async function mailsAbout(db: Db, orderId: string): Promise<number> {
+  const jobs = await db.selectFrom("jobs").select("payload").where("kind", "=", SEND_MAIL_JOB)
+    .execute();
+  return jobs.filter((j) => String(j.payload.subject) === `Order ${orderId} needs review`).length;
+}
+
+Deno.test({
+  name:
+    `[orders:${backend}] no top-up is sent twice: uncertain creates are asked about or reviewed`,
+  ...opts,
+  async fn(t) {
+    const tdb = await createTestDatabase(backend);
+    const sim = startTestSuppliers();
+    const suppliers = sim.suppliers;
+    try {
+      await withHandle(tdb, async (db) => {
+        const ctx = { db, suppliers };
+        await insertAdmin(db, {
+          name: "Ops",
+          email: "ops@test.example",
+          password_hash: "x",
+          rank: "superadmin",
+          created_by: "test",
+        });
+        await launchPubgMobile(db, suppliers);
+        const { denom, cents } = await pubgCents(db);
+        const placeOne = async (name: string) => {
+          const r = await createTestReseller(db, {
+            name,
+            email: `${name.toLowerCase()}@test.example`,
+            password: "long enough",
+            balanceCents: 5 * cents,
+            markup: { pubgm: 5 },
+          });
+          const placed = await placeResellerOrder(ctx, pubgOrderInput(r._id, denom));
+          return { reseller: r._id, id: placed.body.order.id };
+        };
+
+        await t.step(
+          "an EliteDias create that times out is sent exactly once and lands in Needs review",
+          async () => {
+            const { reseller, id } = await placeOne("Patient");
+            const before = sim.requestsTo(TOPUP);
+            sim.elitedias.forceNext("timeout", 1, "elitedias_reseller_topup_api");
+            assert.equal(await sendOrderToSupplier(db, suppliers, id), true, "the job ends");
+            // Everything that used to send it again: the job, a refresh, both at once.
+            await Promise.all([
+              refreshOrder(db, suppliers, id),
+              sendOrderToSupplier(db, suppliers, id),
+              sendOrderToSupplier(db, suppliers, id),
+            ]);
+            assert.equal(sim.requestsTo(TOPUP) - before, 1, "EliteDias got one request");
+            const row = await orderRow(db, id);
+            assert.equal(row.status, "new", "the reseller still sees it pending");
+            assert.ok(row.review_since);
+            assert.equal(await balanceOf(db, reseller), 4 * cents, "no money moved");
+            assert.equal(await mailsAbout(db, id), 1, "admins are told once");
+            const queue = await listReviewQueue(db);
+            const listed = queue.find((o) => o.id === id);
+            assert.ok(listed, "listed in Needs review");
+            assert.equal(listed.attempts.length, 1);
+            assert.equal(listed.attempts[0].outcome, "uncertain");
+            assert.match(listed.attempts[0].answer, /timeout/);
+          },
+        );
+
+        await t.step("resolving by refund restores the balance once, audited", async () => {
+          const { reseller, id } = await placeOne("Refunded");
+          sim.elitedias.forceNext("malformed", 1, "elitedias_reseller_topup_api");
+          await sendOrderToSupplier(db, suppliers, id);
+          const results = await Promise.allSettled([
+            resolveReview(db, { orderId: id, action: "refund", actor, siteUrl: "" }),
+            resolveReview(db, { orderId: id, action: "refund", actor, siteUrl: "" }),
+          ]);
+          assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
+          const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+          assert.ok(refused.reason instanceof ConflictError);
+          assert.equal(await balanceOf(db, reseller), 5 * cents, "refunded once");
+          const row = await orderRow(db, id);
+          assert.equal(row.status, "error");
+          assert.equal(row.review_since, null);
+          assert.equal((await listReviewQueue(db)).some((o) => o.id === id), false);
+          const audit = await db.selectFrom("audit_log").select(["action", "actor_name"])
+            .where("target_id", "=", id).execute();
+          assert.deepEqual(audit, [{ action: "order.review_refund", actor_name: "Ops" }]);
+          assert.deepEqual(await checkLedger(db), []);
+        });
+
+        await t.step("marking delivered needs the supplier's order id and records it", async () => {
+          const { reseller, id } = await placeOne("Delivered");
+          sim.elitedias.forceNext("error", 1, "elitedias_reseller_topup_api");
+          // A 5xx-like simulator error is the supplier's refusal: definitive, refunded at once.
+          await sendOrderToSupplier(db, suppliers, id);
+          assert.equal((await orderRow(db, id)).status, "error");
+          assert.equal(await balanceOf(db, reseller), 5 * cents);
+
+          const second = await placeOne("Delivered2");
+          sim.elitedias.forceNext("timeout", 1, "elitedias_reseller_topup_api");
+          await sendOrderToSupplier(db, suppliers, second.id);
+          await assert.rejects(
+            resolveReview(db, { orderId: second.id, action: "delivered", actor, siteUrl: "" }),
+            /supplier's order id/,
+          );
+          const after = await resolveReview(db, {
+            orderId: second.id,
+            action: "delivered",
+            supplierOrderId: "ED-12345",
+            actor,
+            siteUrl: "",
+          });
+          assert.equal(after.status, "successful");
+          assert.equal(after.supplier_order_id, "ED-12345");
+          assert.equal(await balanceOf(db, second.reseller), 4 * cents, "paid, not refunded");
+          const events = await db.selectFrom("webhook_events").select("type")
+            .where("order_id", "=", second.id).execute();
+          // No webhook configured for this reseller: nothing is queued, nothing breaks.
+          assert.ok(events.every((e) => e.type === "order.successful"));
+        });
+
+        await t.step("send again queues one new create, which goes out once", async () => {
+          const { id } = await placeOne("Resent");
+          sim.elitedias.forceNext("timeout", 1, "elitedias_reseller_topup_api");
+          await sendOrderToSupplier(db, suppliers, id);
+          const before = sim.requestsTo(TOPUP);
+          const createJobs = async () =>
+            (await db.selectFrom("jobs").select("payload").where("kind", "=", SUPPLIER_CREATE_JOB)
+              .execute()).filter((j) => j.payload.orderId === id).length;
+          const jobsBefore = await createJobs();
+          await resolveReview(db, { orderId: id, action: "resend", actor, siteUrl: "" });
+          assert.equal(await createJobs() - jobsBefore, 1);
+          assert.equal(await sendOrderToSupplier(db, suppliers, id), true);
+          assert.equal(await sendOrderToSupplier(db, suppliers, id), true);
+          assert.equal(sim.requestsTo(TOPUP) - before, 1);
+          const row = await orderRow(db, id);
+          assert.equal(row.status, "pending");
+          assert.equal(row.review_since, null);
+          await assert.rejects(
+            resolveReview(db, { orderId: id, action: "refund", actor, siteUrl: "" }),
+            ConflictError,
+            "no longer in review",
+          );
+        });
+
+        await t.step(
+          "MooGold is asked by our reference before a create is sent again",
+          async () => {
+            await launchGame(
+              db,
+              suppliers,
+              LaunchGameSchema.parse({
+                name: "Genshin Impact",
+                supplier: "monkey",
+                supplierName: "Genshin Impact",
+                supplierGameID: "3689112",
+                gameItems: [{
+                  id: "3689113",
+                  nameSupplier: "Genshin Impact - 60 Genesis Crystals",
+                  nameReseller: "60 Genesis Crystals",
+                }],
+                resellerMarkupAll: 5,
+                requiresServerID: true,
+              }),
+              { _id: null, name: "test" },
+            );
+            const r = await createTestReseller(db, {
+              name: "Traveller",
+              email: "traveller@test.example",
+              password: "long enough",
+              balanceCents: 1000,
+            });
+            const place = async () =>
+              (await placeResellerOrder(ctx, {
+                kind: "monkey",
+                resellerId: r._id,
+                seesHiddenGames: false,
+                productID: "3689112",
+                denom: "Genshin Impact - 60 Genesis Crystals",
+                userid: "800123456",
+                serverid: "os_asia",
+                userName: "",
+              })).body.order.id;
+
+            // The create never reached MooGold: the lookup says so, and it is sent once more.
+            const lost = await place();
+            sim.moogold.forceNext("timeout", 1, "order/create_order");
+            const creates = sim.requestsTo(MG_CREATE);
+            assert.equal(await sendOrderToSupplier(db, suppliers, lost), false, "ask later");
+            assert.equal(await sendOrderToSupplier(db, suppliers, lost), true);
+            assert.equal(sim.requestsTo(MG_CREATE) - creates, 2);
+            assert.equal(
+              sim.moogold.listOrders().filter((o) => o.partnerOrderId === lost).length,
+              1,
+            );
+            assert.equal((await orderRow(db, lost)).status, "pending");
+
+            // The create reached MooGold but its answer was lost: found by reference, not re-sent.
+            const answered = await place();
+            const row = await orderRow(db, answered);
+            assert.ok(await startSupplierAttempt(db, answered, "monkey"));
+            const made = await suppliers.moogold.createOrder({
+              variationId: 3689113,
+              category: 1,
+              fields: { "User ID": row.user_id, "Server": row.server_id },
+              partnerOrderId: answered,
+            });
+            assert.ok(made.ok);
+            const beforeRetry = sim.requestsTo(MG_CREATE);
+            assert.equal(await sendOrderToSupplier(db, suppliers, answered), true);
+            assert.equal(sim.requestsTo(MG_CREATE), beforeRetry, "not sent again");
+            const found = await orderRow(db, answered);
+            assert.equal(found.status, "pending");
+            assert.equal(found.supplier_order_id, String(made.value.orderId));
+            assert.deepEqual(await checkLedger(db), []);
+          },
+        );
+      });
+    } finally {
+      await sim.close();
+      await tdb.drop();
+    }
+  },
+});
