@@ -10,6 +10,7 @@ import { registerWorker } from "./worker.ts";
 import { registerAuditCommand } from "./audit.ts";
 import { registerEmailCommands } from "./emails.ts";
 import { registerOrdersConfirmPayment, registerPaymentCommands } from "./payments.ts";
+import { registerJobCommands, registerOrdersReview } from "./review.ts";
 
 const program = new Command()
   .name("topup")
@@ -27,8 +28,10 @@ const orders = program.command("orders").description("Reseller and consumer orde
 registerOrdersRefresh(orders);
 registerOrdersExport(orders);
 registerOrdersConfirmPayment(orders);
+registerOrdersReview(orders);
 registerPaymentCommands(program);
 registerWorker(program);
+registerJobCommands(program);
 registerAuditCommand(program);
 registerEmailCommands(program);
 
