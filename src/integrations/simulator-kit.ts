@@ -107,8 +107,13 @@ export function knobsFromEnv(
   return knobs;
 }
 
-/** What a simulator does instead of answering normally. */
-export type SimulatedFault = "error" | "timeout" | "malformed";
+/**
+ * What a simulator does instead of answering normally. "lost": the request is carried out (an
+ * order is created, a balance debited), then its answer is held like a timeout's, so the caller
+ * cannot tell whether anything happened: the case that must never lead to a second top-up.
+ * Only forced (forceNext, failEndpoint), never drawn from the rate knobs.
+ */
+export type SimulatedFault = "error" | "timeout" | "malformed" | "lost";
 
 /** Deterministic and random fault selection shared by the simulators. */
 export interface FaultInjector {
@@ -229,6 +234,11 @@ export interface SimulatorFaultLevers extends Omit<FaultInjector, "drawFault"> {
 export interface FaultGate {
   levers: SimulatorFaultLevers;
   /**
+   * The simulator's handler with lost answers: a request the gate let through with a "lost"
+   * fault is carried out, then its answer is dropped and held as a timeout's is.
+   */
+  wrap(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response>;
+  /**
    * Waits the latency knob, then draws a fault for `endpoint`: a held answer ending in a gateway
    * timeout, garbage, or the service's own error (`errorResponse`). Null means answer normally.
    */
@@ -245,6 +255,12 @@ export function createFaultGate(
 ): FaultGate {
   const knobs: SimulatorKnobs = { ...DEFAULT_KNOBS, ...options.knobs };
   const faults = createFaultInjector(knobs, options.seed ?? 1);
+  const lost = new WeakSet<Request>();
+  /** A held answer that ends, if the caller is still there, in a proxy's gateway timeout. */
+  async function hold(request: Request): Promise<Response> {
+    await waitFor(knobs.holdMs, request.signal);
+    return gatewayTimeoutResponse();
+  }
   return {
     levers: {
       knobs,
@@ -252,13 +268,22 @@ export function createFaultGate(
       failEndpoint: faults.failEndpoint,
       clearFaults: faults.clearFaults,
     },
+    wrap(handler) {
+      return async (request) => {
+        const response = await handler(request);
+        if (!lost.has(request)) return response;
+        await response.body?.cancel();
+        return await hold(request);
+      };
+    },
     async pass(request, endpoint, errorResponse) {
       await waitFor(knobs.latencyMs, request.signal);
       const fault = faults.drawFault(endpoint);
-      if (fault === "timeout") {
-        await waitFor(knobs.holdMs, request.signal);
-        return gatewayTimeoutResponse();
+      if (fault === "lost") {
+        lost.add(request);
+        return null;
       }
+      if (fault === "timeout") return await hold(request);
       if (fault === "malformed") return garbageResponse();
       if (fault === "error") return errorResponse();
       return null;

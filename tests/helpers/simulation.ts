@@ -16,7 +16,7 @@ import type { InvariantViolation } from "../../src/domain/ledger/invariants.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
 
 type Target = "moogold" | "elitedias";
-type Fault = "error" | "timeout" | "malformed";
+type Fault = "error" | "timeout" | "malformed" | "lost";
 type WebhookKind = "completed" | "failed" | "pending" | "forged" | "wrongAmount" | "otherRequest";
 
 /** One step of a schedule; amounts are in "orders' worth" of the PUBG item, priced at run time. */
@@ -37,6 +37,7 @@ export type SimStep =
   | { kind: "recover" }
   | { kind: "refresh"; reseller: number | "admin" }
   | { kind: "consumer"; webhooks: { kind: WebhookKind; copies: number; parallel: boolean }[] }
+  | { kind: "held"; resend: boolean }
   | { kind: "manual"; cancel: boolean; twice: boolean }
   | { kind: "edit"; reseller: number; markup: number }
   | { kind: "wait"; ms: number };
@@ -100,11 +101,12 @@ export function generateSchedule(seed: number, length: number): Schedule {
       return {
         kind: "fault",
         target: t,
-        fault: pick(["error", "timeout", "malformed"] as const),
+        fault: pick(["error", "timeout", "malformed", "lost"] as const),
         count: int(1, 3),
         endpoint: pick(ENDPOINTS[t]),
       };
     }],
+    [5, () => ({ kind: "held", resend: chance(0.5) })],
     [4, () => ({ kind: "slow", target: target(), latencyMs: int(1100, 1600) })],
     [4, () => ({ kind: "reject", target: target() })],
     [6, () => ({ kind: "recover" })],
@@ -137,6 +139,8 @@ export interface SimFigures {
   webhooksForged: number;
   webhookReplays: number;
   consumerOrders: number;
+  /** Consumer payments whose webhook was held, paid from HitPay's answer to a status poll. */
+  reconciled: number;
   invariantChecks: number;
 }
 
@@ -152,6 +156,7 @@ export function emptyFigures(): SimFigures {
     webhooksForged: 0,
     webhookReplays: 0,
     consumerOrders: 0,
+    reconciled: 0,
     invariantChecks: 0,
   };
 }
@@ -284,6 +289,15 @@ export async function runSeed(
     if (r.status !== 200) fail(`invariant check answered ${r.status}`);
     const { violations } = await r.json() as { violations: InvariantViolation[] };
     if (violations.length) fail(`invariants broken: ${JSON.stringify(violations, null, 1)}`);
+    // EliteDias cannot be asked by our reference and may not deduplicate on it: a top-up request
+    // that reached it is never sent again (its simulator answers a repeat with the first order,
+    // so the orders it holds cannot show a repeat; the requests it received can).
+    const counts = await control("elitedias", "countsByReference") as {
+      reference: string;
+      requests: number;
+    }[];
+    const repeated = counts.filter((c) => c.reference !== "" && c.requests > 1);
+    if (repeated.length) fail(`EliteDias top-ups sent again: ${JSON.stringify(repeated)}`);
   };
   const recover = async () => {
     for (const target of ["moogold", "elitedias"]) {
@@ -559,6 +573,44 @@ export async function runSeed(
       expect(status, [200], "order status");
       if (paid === (status.json.status === AWAITING_PAYMENT)) {
         fail(`after ${paid ? "a" : "no"} verified payment the order is ${status.json.status}`);
+      }
+    },
+    // HitPay takes the payment but its webhook is held: the result page's polls ask HitPay and
+    // the order is paid from HitPay's answer; the webhook sent later is a replay.
+    held: async (step: Extract<SimStep, { kind: "held" }>) => {
+      const buyer = world.client({ "x-forwarded-for": consumerAddress() });
+      const { denom, price } = world.consumerItem;
+      const made = await call(buyer, "POST", "/api/payment/hitpay/mlbb", paymentBody(denom, price));
+      expect(made, [201, 400, 409, 502], "consumer payment");
+      if (made.status !== 201) return;
+      figures.consumerOrders++;
+      const orderId = made.json.orderID as string;
+      const requests = await control("hitpay", "listRequests") as {
+        id: string;
+        reference_number: string;
+      }[];
+      const requestId = requests.find((q) => q.reference_number === orderId)?.id;
+      if (!requestId) fail(`no HitPay request for ${orderId}`);
+      await control("hitpay", "holdWebhooks", [true]);
+      try {
+        await control("hitpay", "pay", [requestId]);
+        let status = AWAITING_PAYMENT;
+        for (let poll = 0; poll < 50 && status === AWAITING_PAYMENT; poll++) {
+          const r = await call(buyer, "GET", `/api/order/${orderId}/status`);
+          expect(r, [200], "order status");
+          status = r.json.status;
+          if (status === AWAITING_PAYMENT) await new Promise((ok) => setTimeout(ok, 100));
+        }
+        if (status === AWAITING_PAYMENT) {
+          fail(`paid at HitPay, webhook held: ${orderId} never paid`);
+        }
+        figures.reconciled++;
+        if (step.resend) {
+          await control("hitpay", "resendWebhook", [requestId]);
+          await control("hitpay", "awaitWebhooks");
+        }
+      } finally {
+        await control("hitpay", "holdWebhooks", [false]);
       }
     },
     wait: (step: Extract<SimStep, { kind: "wait" }>) =>

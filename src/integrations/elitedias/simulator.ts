@@ -90,5 +90,5 @@ export function createElitediasSimulator(
     return route(body);
   }
 
-  return { handler, ...gate.levers, ...levers };
+  return { handler: gate.wrap(handler), ...gate.levers, ...levers };
 }

@@ -129,5 +129,5 @@ export function createMoogoldSimulator(options: MoogoldSimulatorOptions = {}): M
     return checkCredentials(request, raw, body, path) ?? route(body);
   }
 
-  return { handler, ...gate.levers, ...levers };
+  return { handler: gate.wrap(handler), ...gate.levers, ...levers };
 }
