@@ -103,7 +103,8 @@ export interface MoogoldOrder {
   /** MooGold's own status text, kept for operators. */
   supplierStatus: string;
   dateCreated: string;
-  total: string;
+  /** The order's total in USD; null when the answer has none (order_detail_partner_id may not). */
+  total: string | null;
   items: MoogoldOrderItem[];
 }
 
@@ -198,7 +199,7 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
       status: mapMoogoldOrderStatus(order.order_status),
       supplierStatus: order.order_status,
       dateCreated: order.date_created,
-      total: order.total,
+      total: order.total ?? null,
       items: order.item.map((item) => ({
         product: item.product,
         variationId: item.variation_id,
