@@ -50,3 +50,166 @@ Deno.test("[moogold contract] order_detail_partner_id without total is an order 
     });
   });
 });
+
+Deno.test("[moogold contract] order_detail_partner_id with a total (idx:55662911358) keeps it", async () => {
+  await withRecordedAnswer("moogold", "order-detail-partner-id-with-total", async ({ url }) => {
+    const order = valueOf(await moogoldAt(url).orderDetailByPartnerId("WF-ABC123"));
+    assert.equal(order.total, "1.55");
+    assert.equal(order.supplierStatus, "refunded");
+    assert.equal(order.status, "failed");
+  });
+});
+
+Deno.test("[moogold contract] order_detail: a string date, decimal-string prices, processing is pending", async () => {
+  await withRecordedAnswer("moogold", "order-detail", async ({ url, requests }) => {
+    assert.deepEqual(valueOf(await moogoldAt(url).orderDetail(8412395)), {
+      orderId: 8412395,
+      partnerOrderId: null,
+      status: "pending",
+      supplierStatus: "processing",
+      dateCreated: "2025-03-14 09:26:53",
+      total: "1.55",
+      items: [ORDER_ITEM],
+    });
+    assert.deepEqual(JSON.parse(requests[0].body), {
+      path: "order/order_detail",
+      order_id: 8412395,
+    });
+  });
+});
+
+const ORDER_INPUT = {
+  variationId: 215570,
+  category: 1 as const,
+  fields: { "User ID": "12314123", "Server": "3402" },
+  partnerOrderId: "WF-ABC123",
+};
+
+Deno.test('[moogold contract] create_order: the order id from account_details, status "true" or true', async () => {
+  for (const name of ["create-order-success", "create-order-success-boolean-status"]) {
+    await withRecordedAnswer("moogold", name, async ({ url, requests }) => {
+      assert.deepEqual(valueOf(await moogoldAt(url).createOrder(ORDER_INPUT)), {
+        orderId: 8412395,
+        message: "Order has been created successfully",
+      }, name);
+      assert.equal(requests[0].pathname, `${API_PATH}/order/create_order`);
+      assert.deepEqual(JSON.parse(requests[0].body), {
+        path: "order/create_order",
+        data: {
+          category: 1,
+          "product-id": 215570,
+          quantity: 1,
+          "User ID": "12314123",
+          "Server": "3402",
+        },
+        partnerOrderId: "WF-ABC123",
+      });
+    });
+  }
+});
+
+Deno.test("[moogold contract] create_order errors 111, 420 and 114 are supplier errors with their err_code", async () => {
+  const cases = [
+    ["create-order-insufficient-balance", "111", "Insufficient balance"],
+    ["create-order-duplicate-partner-order-id", "420", "Duplicate partnerOrderId"],
+    ["create-order-out-of-stock", "114", "Out of stock"],
+  ];
+  for (const [name, code, message] of cases) {
+    await withRecordedAnswer("moogold", name, async ({ url }) => {
+      assert.deepEqual(await moogoldAt(url).createOrder(ORDER_INPUT), {
+        ok: false,
+        kind: "supplier",
+        message,
+        code,
+      }, name);
+    });
+  }
+});
+
+Deno.test("[moogold contract] WordPress's rest_no_route 404 is a supplier error, for create_order and validate", async () => {
+  await withRecordedAnswer("moogold", "rest-no-route", async ({ url }) => {
+    const client = moogoldAt(url);
+    const refusal = {
+      ok: false,
+      kind: "supplier",
+      message: "No route was found matching the URL and request method.",
+      code: "rest_no_route",
+    };
+    assert.deepEqual(await client.createOrder(ORDER_INPUT), refusal);
+    assert.deepEqual(await client.validate(15145, { "User ID": "12314123" }), refusal);
+  });
+});
+
+Deno.test('[moogold contract] validate: status "true" with a username, "false" without one', async () => {
+  await withRecordedAnswer("moogold", "validate-success", async ({ url, requests }) => {
+    const fields = { "User ID": "12314123", "Server": "3402" };
+    assert.deepEqual(valueOf(await moogoldAt(url).validate(15145, fields)), {
+      valid: true,
+      username: "KaguraMain",
+      message: "Validation success",
+    });
+    assert.deepEqual(JSON.parse(requests[0].body), {
+      path: "product/validate",
+      data: { "product-id": 15145, ...fields },
+    });
+  });
+  await withRecordedAnswer("moogold", "validate-invalid", async ({ url }) => {
+    assert.deepEqual(valueOf(await moogoldAt(url).validate(15145, { "User ID": "1" })), {
+      valid: false,
+      username: null,
+      message: "Invalid user",
+    });
+  });
+});
+
+Deno.test("[moogold contract] list_product: string ids become numbers", async () => {
+  await withRecordedAnswer("moogold", "list-product", async ({ url, requests }) => {
+    assert.deepEqual(valueOf(await moogoldAt(url).listProducts(50)), [
+      { id: 15145, title: "Mobile Legends" },
+      { id: 2362359, title: "Free Fire" },
+      { id: 3636183, title: "Valorant" },
+    ]);
+    assert.deepEqual(JSON.parse(requests[0].body), {
+      path: "product/list_product",
+      category_id: 50,
+    });
+  });
+});
+
+Deno.test("[moogold contract] product_detail: number prices become exact decimal text", async () => {
+  await withRecordedAnswer("moogold", "product-detail", async ({ url }) => {
+    assert.deepEqual(valueOf(await moogoldAt(url).productDetail(15145)), {
+      name: "Mobile Legends",
+      imageUrl: "https://moogold.com/wp-content/uploads/2020/08/mobile-legends.jpg",
+      variations: [
+        { id: 215570, name: "Mobile Legends - 86 Diamonds", price: "1.55" },
+        { id: 215571, name: "Mobile Legends - Weekly Diamond Pass", price: "1.4" },
+      ],
+      fields: ["User ID", "Server"],
+    });
+  });
+});
+
+Deno.test('[moogold contract] server_list: a map, or null for "Product has no server list"', async () => {
+  await withRecordedAnswer("moogold", "server-list", async ({ url }) => {
+    assert.deepEqual(valueOf(await moogoldAt(url).serverList(3689112)), {
+      "America": "os_usa",
+      "Europe": "os_euro",
+      "Asia": "os_asia",
+      "TW, HK, MO": "os_cht",
+    });
+  });
+  await withRecordedAnswer("moogold", "server-list-none", async ({ url }) => {
+    assert.equal(valueOf(await moogoldAt(url).serverList(2362359)), null);
+  });
+});
+
+Deno.test("[moogold contract] user/balance: the balance string is kept exact", async () => {
+  await withRecordedAnswer("moogold", "balance", async ({ url, requests }) => {
+    assert.deepEqual(valueOf(await moogoldAt(url).balance()), {
+      currency: "USD",
+      balance: "194.35",
+    });
+    assert.equal(requests[0].body, '{"path":"user/balance"}');
+  });
+});
