@@ -108,6 +108,15 @@ Deno.test('[moogold contract] create_order: the order id from account_details, s
   }
 });
 
+Deno.test("[moogold contract] create_order: an order id at the top level (Medboubazine) is read too", async () => {
+  await withRecordedAnswer("moogold", "create-order-success-order-id-at-top", async ({ url }) => {
+    assert.deepEqual(valueOf(await moogoldAt(url).createOrder(ORDER_INPUT)), {
+      orderId: 8412395,
+      message: "",
+    });
+  });
+});
+
 Deno.test("[moogold contract] create_order errors 111, 420 and 114 are supplier errors with their err_code", async () => {
   const cases = [
     ["create-order-insufficient-balance", "111", "Insufficient balance"],

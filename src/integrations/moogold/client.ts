@@ -269,12 +269,13 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
         ? await call("order/create_order", { data, ...partner }, CreateOrderSchema)
         : await call("order/create_order", { data }, CreateOrderSchema, partner);
       if (!result.ok) return result;
-      const { status, message, account_details } = result.value;
+      const { status, message, account_details, order_id } = result.value;
       if (!status) return failWith("supplier", message || "MooGold refused the order");
-      if (account_details === undefined) {
-        return failWith("malformed", "MooGold order/create_order: no account_details.order_id");
+      const orderId = account_details?.order_id ?? order_id;
+      if (orderId === undefined) {
+        return failWith("malformed", "MooGold order/create_order: no order_id");
       }
-      return { ok: true, value: { orderId: account_details.order_id, message } };
+      return { ok: true, value: { orderId, message } };
     },
 
     async orderDetail(orderId) {

@@ -64,11 +64,12 @@ export const ValidateSchema = z.object({
   username: z.string().nullish(),
 });
 
-/** order/create_order. */
+/** order/create_order; three clients also look for the order id at the top level. */
 export const CreateOrderSchema = z.object({
   status: flag,
   message: z.string().default(""),
   account_details: z.object({ order_id: integer }).optional(),
+  order_id: integer.optional(),
 });
 
 /**
