@@ -119,6 +119,18 @@ Deno.test("[elitedias contract] track_order: an order_status containing success 
   });
 });
 
+Deno.test("[elitedias contract] track_order: a pending answer without order_id or price is the order asked for", async () => {
+  await withRecordedAnswer("elitedias", "track-order-pending", async ({ url }) => {
+    assert.deepEqual(valueOf(await elitediasAt(url).trackOrder("ED10000001")), {
+      orderId: "ED10000001",
+      status: "pending",
+      supplierStatus: "pending",
+      price: null,
+      message: "pending",
+    });
+  });
+});
+
 Deno.test("[elitedias contract] checkid: valid with a name, invalid, error; no api_key sent", async () => {
   await withRecordedAnswer("elitedias", "checkid-valid", async ({ url, requests }) => {
     assert.deepEqual(valueOf(await elitediasAt(url).checkId("hok", "17167993430277182188")), {
