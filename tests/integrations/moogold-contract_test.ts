@@ -1,10 +1,17 @@
-// MooGold's documented answers (tests/fixtures/moogold/) read by the real client: what each call
-// returns, and how each error is classified.
+// MooGold's documented answers (tests/fixtures/moogold/) read by the real client (what each call
+// returns, how each error is classified), and the simulator answering in the same shapes.
 
 import assert from "node:assert/strict";
 import { createMoogoldClient, type MoogoldClient } from "../../src/integrations/moogold/client.ts";
+import {
+  createMoogoldSimulator,
+  MOOGOLD_SIMULATOR_CREDENTIALS,
+  type MoogoldSimulator,
+} from "../../src/integrations/moogold/simulator.ts";
+import { moogoldBasicAuth, signMoogoldRequest } from "../../src/integrations/moogold/wire.ts";
 import type { SupplierResult } from "../../src/integrations/fetch-json.ts";
-import { withRecordedAnswer } from "../helpers/recorded-answers.ts";
+import { readRecordedAnswer, withRecordedAnswer } from "../helpers/recorded-answers.ts";
+import { assertSameWireShape, type WireShapeOptions } from "../helpers/wire-shape.ts";
 
 const API_PATH = "/wp-json/v1/api";
 
@@ -221,4 +228,134 @@ Deno.test("[moogold contract] user/balance: the balance string is kept exact", a
     });
     assert.equal(requests[0].body, '{"path":"user/balance"}');
   });
+});
+
+/** One signed call to the in-process simulator, as the client would make it. */
+async function askSimulator(
+  sim: MoogoldSimulator,
+  path: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ status: number; body: unknown }> {
+  const { partnerId, secretKey } = MOOGOLD_SIMULATOR_CREDENTIALS;
+  const body = JSON.stringify({ path, ...fields });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const response = await sim.handler(
+    new Request(`http://simulator.test/${path}`, {
+      method: "POST",
+      body,
+      headers: {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "timestamp": timestamp,
+        "auth": signMoogoldRequest(secretKey, body, timestamp, path),
+        "Authorization": moogoldBasicAuth(partnerId, secretKey),
+      },
+    }),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+Deno.test("[moogold simulator] every call is answered in the shape of its recorded answer", async (t) => {
+  const sim = createMoogoldSimulator();
+  const mlbbOrder = {
+    data: {
+      category: 1,
+      "product-id": 4690783,
+      quantity: 1,
+      "User ID": "11111111",
+      "Server": "1111",
+    },
+    partnerOrderId: "SIM-1",
+  };
+  const created = await askSimulator(sim, "order/create_order", mlbbOrder);
+  const { order_id } = (created.body as { account_details: { order_id: unknown } }).account_details;
+  const cases: {
+    fixture: string;
+    ask: () => Promise<{ status: number; body: unknown }>;
+    options?: WireShapeOptions;
+    /** MooGold's HTTP status of an error is not documented: only its body is compared. */
+    bodyOnly?: boolean;
+  }[] = [
+    { fixture: "create-order-success", ask: () => Promise.resolve(created) },
+    {
+      fixture: "create-order-duplicate-partner-order-id",
+      ask: () => askSimulator(sim, "order/create_order", mlbbOrder),
+      bodyOnly: true,
+    },
+    {
+      fixture: "create-order-insufficient-balance",
+      ask: async () => {
+        sim.setBalance("0.00");
+        const answer = await askSimulator(sim, "order/create_order", {
+          ...mlbbOrder,
+          partnerOrderId: "SIM-2",
+        });
+        sim.setBalance("1000.00");
+        return answer;
+      },
+      bodyOnly: true,
+    },
+    {
+      fixture: "create-order-out-of-stock",
+      ask: async () => {
+        sim.rejectOrders();
+        const answer = await askSimulator(sim, "order/create_order", {
+          ...mlbbOrder,
+          partnerOrderId: "SIM-3",
+        });
+        sim.acceptOrders();
+        return answer;
+      },
+      bodyOnly: true,
+    },
+    { fixture: "rest-no-route", ask: () => askSimulator(sim, "product/no_such_route") },
+    {
+      fixture: "order-detail",
+      ask: () => askSimulator(sim, "order/order_detail", { order_id: Number(order_id) }),
+    },
+    {
+      fixture: "order-detail-partner-id",
+      ask: () => askSimulator(sim, "order/order_detail_partner_id", { partner_order_id: "SIM-1" }),
+    },
+    {
+      fixture: "validate-success",
+      ask: () =>
+        askSimulator(sim, "product/validate", {
+          data: { "product-id": 2362359, "Player ID": "123456789" },
+        }),
+    },
+    {
+      fixture: "validate-invalid",
+      ask: () =>
+        askSimulator(sim, "product/validate", {
+          data: { "product-id": 2362359, "Player ID": "invalid-1" },
+        }),
+    },
+    {
+      fixture: "list-product",
+      ask: () => askSimulator(sim, "product/list_product", { category_id: 50 }),
+    },
+    {
+      fixture: "product-detail",
+      ask: () => askSimulator(sim, "product/product_detail", { product_id: 15145 }),
+    },
+    {
+      fixture: "server-list",
+      ask: () => askSimulator(sim, "product/server_list", { product_id: 5177311 }),
+      options: { maps: ["$"] },
+    },
+    {
+      fixture: "server-list-none",
+      ask: () => askSimulator(sim, "product/server_list", { product_id: 2362359 }),
+    },
+    { fixture: "balance", ask: () => askSimulator(sim, "user/balance") },
+  ];
+  for (const { fixture, ask, options, bodyOnly } of cases) {
+    await t.step(fixture, async () => {
+      const recorded = readRecordedAnswer("moogold", fixture);
+      const answer = await ask();
+      if (!bodyOnly) assert.equal(answer.status, recorded.status, "HTTP status");
+      assertSameWireShape(answer.body, recorded.body, options);
+    });
+  }
 });
