@@ -1,13 +1,19 @@
-// EliteDias's documented answers (tests/fixtures/elitedias/) read by the real client: what each call
-// returns, and how each refusal is classified.
+// EliteDias's documented answers (tests/fixtures/elitedias/) read by the real client (what each
+// call returns, how each refusal is classified), and the simulator answering in the same shapes.
 
 import assert from "node:assert/strict";
 import {
   createElitediasClient,
   type ElitediasClient,
 } from "../../src/integrations/elitedias/client.ts";
+import {
+  createElitediasSimulator,
+  ELITEDIAS_SIMULATOR_API_KEY,
+  type ElitediasSimulator,
+} from "../../src/integrations/elitedias/simulator.ts";
 import type { SupplierResult } from "../../src/integrations/fetch-json.ts";
-import { withRecordedAnswer } from "../helpers/recorded-answers.ts";
+import { readRecordedAnswer, withRecordedAnswer } from "../helpers/recorded-answers.ts";
+import { assertSameWireShape, type WireShapeOptions } from "../helpers/wire-shape.ts";
 
 const API_KEY = "example_api_key";
 
@@ -93,6 +99,7 @@ Deno.test('[elitedias contract] reseller top-up: a non-"200" code is a supplier 
   const cases = [
     ["topup-insufficient-balance", "403", "Insufficient balance"],
     ["topup-invalid-product", "400", "Invalid product"],
+    ["topup-missing-attributes", "400", "There may be missing attributes in your request"],
   ];
   for (const [name, code, message] of cases) {
     await withRecordedAnswer("elitedias", name, async ({ url }) => {
@@ -156,4 +163,153 @@ Deno.test("[elitedias contract] elitedias_api_balance: the reseller_balance numb
   await withRecordedAnswer("elitedias", "balance", async ({ url }) => {
     assert.equal(valueOf(await elitediasAt(url).balance()), "245.8");
   });
+});
+
+/** One call to the in-process simulator, with the Origin and api_key the client sends. */
+async function askSimulator(
+  sim: ElitediasSimulator,
+  path: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ status: number; body: unknown }> {
+  const body = path === "checkid" ? fields : { api_key: ELITEDIAS_SIMULATOR_API_KEY, ...fields };
+  const response = await sim.handler(
+    new Request(`http://simulator.test/${path}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", "Origin": "https://shop.example" },
+    }),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+Deno.test("[elitedias simulator] every call is answered in the shape of its recorded answer", async (t) => {
+  const sim = createElitediasSimulator();
+  const order = { game: "mlbb", userid: "11111111", serverid: "1111", denom: "86 Diamonds" };
+  const created = await askSimulator(sim, "elitedias_reseller_topup_api", {
+    ...order,
+    reference: "SIM-1",
+  });
+  const orderId = String((created.body as { order_id: unknown }).order_id);
+  const cases: {
+    fixture: string;
+    ask: () => Promise<{ status: number; body: unknown }>;
+    options?: WireShapeOptions;
+    /** Top-level keys whose recorded values are documented, so the simulator must send them too. */
+    documented?: string[];
+    /** The step's name when it is not the fixture's. */
+    step?: string;
+  }[] = [
+    { fixture: "topup-success", ask: () => Promise.resolve(created), documented: ["status"] },
+    {
+      fixture: "topup-insufficient-balance",
+      ask: async () => {
+        sim.setBalance("0.00");
+        const answer = await askSimulator(sim, "elitedias_reseller_topup_api", {
+          ...order,
+          reference: "SIM-2",
+        });
+        sim.setBalance("1000.00");
+        return answer;
+      },
+      documented: ["code", "message"],
+    },
+    {
+      fixture: "topup-invalid-product",
+      ask: () =>
+        askSimulator(sim, "elitedias_reseller_topup_api", {
+          ...order,
+          denom: "9 Diamonds",
+          reference: "SIM-3",
+        }),
+      documented: ["code", "message"],
+    },
+    {
+      fixture: "topup-missing-attributes",
+      ask: () =>
+        askSimulator(sim, "elitedias_reseller_topup_api", {
+          ...order,
+          userid: "",
+          reference: "SIM-4",
+        }),
+      documented: ["code", "message"],
+    },
+    {
+      fixture: "track-order-pending",
+      ask: () => askSimulator(sim, "track_order", { order_id: orderId }),
+      // The recorded pending answer lacks both, which TrackOrderResponse allows.
+      options: { optional: ["$.order_id", "$.price"] },
+    },
+    {
+      fixture: "track-order-success",
+      ask: () => {
+        sim.completeOrder(orderId);
+        return askSimulator(sim, "track_order", { order_id: orderId });
+      },
+      documented: ["order_status"],
+    },
+    {
+      fixture: "track-order-success",
+      step: "track-order-success, a game whose denominations send string prices",
+      ask: async () => {
+        const topup = await askSimulator(sim, "elitedias_reseller_topup_api", {
+          game: "hok",
+          userid: "800123456",
+          denom: "80 Tokens",
+          reference: "SIM-5",
+        });
+        const hokOrderId = String((topup.body as { order_id: unknown }).order_id);
+        sim.completeOrder(hokOrderId);
+        return askSimulator(sim, "track_order", { order_id: hokOrderId });
+      },
+    },
+    { fixture: "games-available", ask: () => askSimulator(sim, "elitedias_games_available") },
+    {
+      fixture: "denominations",
+      ask: () => askSimulator(sim, "elitedias_api_denominations", { game: "mlbb" }),
+      options: { maps: ["$"] },
+    },
+    {
+      fixture: "denominations-string-prices",
+      ask: () => askSimulator(sim, "elitedias_api_denominations", { game: "hok" }),
+      options: { maps: ["$"] },
+    },
+    {
+      fixture: "game-fields",
+      ask: () => askSimulator(sim, "elitedias_game_fields", { game: "mlbb" }),
+    },
+    {
+      fixture: "checkid-valid",
+      ask: () =>
+        askSimulator(sim, "checkid", { game: "mlbb", userid: "11111111", serverid: "1111" }),
+      // openid is sent for some games only; region is our spec's addition for Mobile Legends.
+      options: { optional: ["$.openid", "$.region"] },
+    },
+    {
+      fixture: "checkid-invalid",
+      ask: () => askSimulator(sim, "checkid", { game: "pubgm", userid: "invalid42" }),
+    },
+    {
+      fixture: "checkid-error",
+      ask: () =>
+        askSimulator(sim, "checkid", { game: "mlbb", userid: "66666666", serverid: "6666" }),
+      // The error text is our spec's addition.
+      options: { optional: ["$.error"] },
+    },
+    { fixture: "balance", ask: () => askSimulator(sim, "elitedias_api_balance") },
+  ];
+  for (const { fixture, ask, options, documented = [], step = fixture } of cases) {
+    await t.step(step, async () => {
+      const recorded = readRecordedAnswer("elitedias", fixture);
+      const answer = await ask();
+      assert.equal(answer.status, recorded.status, "HTTP status");
+      assertSameWireShape(answer.body, recorded.body, options);
+      for (const key of documented) {
+        assert.equal(
+          (answer.body as Record<string, unknown>)[key],
+          (recorded.body as Record<string, unknown>)[key],
+          key,
+        );
+      }
+    });
+  }
 });
