@@ -275,12 +275,19 @@ Deno.test("[moogold simulator] every call is answered in the shape of its record
     options?: WireShapeOptions;
     /** MooGold's HTTP status of an error is not documented: only its body is compared. */
     bodyOnly?: boolean;
+    /** Top-level keys whose recorded values are documented, so the simulator must send them too. */
+    documented?: string[];
   }[] = [
-    { fixture: "create-order-success", ask: () => Promise.resolve(created) },
+    {
+      fixture: "create-order-success",
+      ask: () => Promise.resolve(created),
+      documented: ["message"],
+    },
     {
       fixture: "create-order-duplicate-partner-order-id",
       ask: () => askSimulator(sim, "order/create_order", mlbbOrder),
       bodyOnly: true,
+      documented: ["err_code"],
     },
     {
       fixture: "create-order-insufficient-balance",
@@ -294,6 +301,7 @@ Deno.test("[moogold simulator] every call is answered in the shape of its record
         return answer;
       },
       bodyOnly: true,
+      documented: ["err_code"],
     },
     {
       fixture: "create-order-out-of-stock",
@@ -307,8 +315,13 @@ Deno.test("[moogold simulator] every call is answered in the shape of its record
         return answer;
       },
       bodyOnly: true,
+      documented: ["err_code"],
     },
-    { fixture: "rest-no-route", ask: () => askSimulator(sim, "product/no_such_route") },
+    {
+      fixture: "rest-no-route",
+      ask: () => askSimulator(sim, "product/no_such_route"),
+      documented: ["code", "message"],
+    },
     {
       fixture: "order-detail",
       ask: () => askSimulator(sim, "order/order_detail", { order_id: Number(order_id) }),
@@ -350,12 +363,19 @@ Deno.test("[moogold simulator] every call is answered in the shape of its record
     },
     { fixture: "balance", ask: () => askSimulator(sim, "user/balance") },
   ];
-  for (const { fixture, ask, options, bodyOnly } of cases) {
+  for (const { fixture, ask, options, bodyOnly, documented = [] } of cases) {
     await t.step(fixture, async () => {
       const recorded = readRecordedAnswer("moogold", fixture);
       const answer = await ask();
       if (!bodyOnly) assert.equal(answer.status, recorded.status, "HTTP status");
       assertSameWireShape(answer.body, recorded.body, options);
+      for (const key of documented) {
+        assert.equal(
+          (answer.body as Record<string, unknown>)[key],
+          (recorded.body as Record<string, unknown>)[key],
+          key,
+        );
+      }
     });
   }
 });
