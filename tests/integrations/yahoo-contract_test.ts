@@ -1,5 +1,5 @@
-// Yahoo Finance's recorded chart answers (tests/fixtures/yahoo/) read by the real FX client: the rate
-// it returns, and how the error envelope is classified.
+// Yahoo Finance's recorded chart answers (tests/fixtures/yahoo/) read by the real FX client (the rate
+// it returns, how the error envelope is classified), and the simulator answering in their shapes.
 
 import assert from "node:assert/strict";
 import {
@@ -8,10 +8,15 @@ import {
   USD_SGD_CHART_PATH,
 } from "../../src/integrations/fx/client.ts";
 import {
+  createYahooFinanceSimulator,
+  type YahooFinanceSimulator,
+} from "../../src/integrations/fx/simulator.ts";
+import {
   readRecordedAnswer,
   serveRecordedAnswer,
   withRecordedAnswer,
 } from "../helpers/recorded-answers.ts";
+import { assertSameWireShape } from "../helpers/wire-shape.ts";
 
 function yahooAt(url: string) {
   return createYahooFinanceClient({
@@ -50,4 +55,47 @@ Deno.test("[yahoo contract] the Not Found envelope is a supplier error, with HTT
       await server.close();
     }
   }
+});
+
+async function askSimulator(sim: YahooFinanceSimulator, symbol: string) {
+  const response = await sim.handler(
+    new Request(`http://simulator.test/v8/finance/chart/${symbol}?range=1d&interval=1m`, {
+      headers: { "User-Agent": BROWSER_USER_AGENT, "Accept": "application/json" },
+    }),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+// The recorded chart was asked with interval=1d, which adds adjclose; the app asks for 1m bars.
+const DAILY_ONLY = ["$.chart.result[].indicators.adjclose"];
+// The simulator's 1m answer ends on a bar still open, whose quotes are null.
+const OPEN_BAR = ["open", "high", "low", "close", "volume"].map((quote) =>
+  `$.chart.result[].indicators.quote[].${quote}[]`
+);
+
+Deno.test("[yahoo simulator] the chart answers are in the shape of the recorded ones", async (t) => {
+  const sim = createYahooFinanceSimulator();
+  await t.step("chart-success", async () => {
+    const recorded = readRecordedAnswer("yahoo", "chart-success");
+    const answer = await askSimulator(sim, "SGD=X");
+    assert.equal(answer.status, recorded.status);
+    assertSameWireShape(answer.body, recorded.body, {
+      optional: DAILY_ONLY,
+      nullable: OPEN_BAR,
+    });
+  });
+  await t.step("chart-without-market-price", async () => {
+    const recorded = readRecordedAnswer("yahoo", "chart-without-market-price");
+    sim.omitMarketPrice(true);
+    const answer = await askSimulator(sim, "SGD=X");
+    sim.omitMarketPrice(false);
+    assert.equal(answer.status, recorded.status);
+    assertSameWireShape(answer.body, recorded.body, { optional: DAILY_ONLY });
+  });
+  await t.step("chart-not-found", async () => {
+    const recorded = readRecordedAnswer("yahoo", "chart-not-found");
+    const answer = await askSimulator(sim, "XYZ=X");
+    assert.equal(answer.status, recorded.status);
+    assert.deepEqual(answer.body, recorded.body);
+  });
 });
