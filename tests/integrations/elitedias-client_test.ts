@@ -137,9 +137,9 @@ Deno.test("[elitedias] a top-up stays pending, then tracks as successful", async
     assert.deepEqual(pending, {
       orderId: topup.orderId,
       status: "pending",
-      supplierStatus: "Pending",
+      supplierStatus: "pending",
       price: "1.52",
-      message: "Pending",
+      message: "pending",
     });
     advance(5_000);
     assert.equal(valueOf(await client.trackOrder(topup.orderId)).status, "successful");
@@ -152,7 +152,7 @@ Deno.test("[elitedias] a top-up for an account checkid refuses ends failed", asy
     const topup = valueOf(await client.topup(refused));
     sim.knobs.completeAfterMs = 0;
     const order = valueOf(await client.trackOrder(topup.orderId));
-    assert.equal(order.supplierStatus, "Failed");
+    assert.equal(order.supplierStatus, "failed");
     assert.equal(order.status, "failed");
   });
 });
@@ -195,10 +195,10 @@ Deno.test("[elitedias] rejectOrders makes a top-up fail definitively with a non-
 Deno.test("[elitedias] an unknown denomination and a short balance are supplier errors", async () => {
   await withElitedias(async ({ client, sim }) => {
     const unknown = await client.topup({ ...MLBB_ORDER, denom: "9 Diamonds", reference: "A" });
-    assert.equal(!unknown.ok && unknown.message, "Invalid denomination");
+    assert.equal(!unknown.ok && unknown.message, "Invalid product");
     sim.setBalance("1.00");
     const poor = await client.topup({ ...MLBB_ORDER, reference: "B" });
-    assert.equal(!poor.ok && poor.code, "402");
+    assert.equal(!poor.ok && poor.code, "403");
   });
 });
 

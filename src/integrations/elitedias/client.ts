@@ -127,8 +127,10 @@ const CheckIdSchema = z.object({
   region: z.string().optional(),
 });
 const TopupSchema = z.object({ order_id: text, status: optionalText, message: optionalText });
+// Only order_status is required: the public model of this answer (TrackOrderResponse) has every
+// other field optional, so an answer without order_id is still the order that was asked for.
 const TrackSchema = z.object({
-  order_id: text,
+  order_id: text.optional(),
   order_status: z.string(),
   price: decimalText.nullish().transform((v) => v ?? null),
   message: optionalText,
@@ -242,7 +244,7 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
       return {
         ok: true,
         value: {
-          orderId: order.order_id,
+          orderId: order.order_id ?? orderId,
           status: mapElitediasOrderStatus(order.order_status),
           supplierStatus: order.order_status,
           price: order.price,

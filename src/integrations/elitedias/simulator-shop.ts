@@ -4,7 +4,6 @@
 
 import {
   createReferenceCounter,
-  formatSupplierDate,
   type ReferenceCount,
   type SimulatorKnobs,
 } from "../simulator-kit.ts";
@@ -30,8 +29,8 @@ export interface ElitediasSimOrder {
   createdAtMs: number;
   /** Set by setOrderStatus; until then the status follows completeAfterMs. */
   forcedStatus: string | null;
-  /** Where the order ends on its own: Failed when checkid would not accept the account. */
-  outcome: "Success" | "Failed";
+  /** Where the order ends on its own: failed when checkid would not accept the account. */
+  outcome: "success" | "failed";
 }
 
 /** An EliteDias refusal: a non-"200" code and its message. */
@@ -51,7 +50,7 @@ export interface ElitediasShop {
   routes: Record<string, (body: ElitediasBody) => Response>;
   /** Changes a denomination's price; later denominations calls show it. */
   setCost(game: string, denom: string, price: string | number): void;
-  /** Forces an order's order_status text (e.g. "Success", "Failed", "Refunded") from now on. */
+  /** Forces an order's order_status text (e.g. "success", "failed", "refunded") from now on. */
   setOrderStatus(orderId: string, status: string): void;
   completeOrder(orderId: string): void;
   /** Refuses every top-up with this error (default out of stock) until acceptOrders. */
@@ -105,15 +104,18 @@ export function createElitediasShop(options: {
     return checkOtherAccount(userid);
   }
 
+  // Lowercase, since a public client looks for "success" in order_status case-sensitively
+  // (idx:42514748378); the pending and failed words are not documented.
   function statusOf(order: ElitediasSimOrder): string {
     if (order.forcedStatus !== null) return order.forcedStatus;
-    return now() - order.createdAtMs >= knobs.completeAfterMs ? order.outcome : "Pending";
+    return now() - order.createdAtMs >= knobs.completeAfterMs ? order.outcome : "pending";
   }
 
+  // A public client takes status "success" with code "200" as an accepted top-up (idx:24230737870).
   function topupAnswer(order: ElitediasSimOrder): Response {
     return Response.json({
       code: "200",
-      status: "pending",
+      status: "success",
       order_id: order.orderId,
       message: "Order placed successfully",
     });
@@ -170,18 +172,19 @@ export function createElitediasShop(options: {
       const existing = existingId === undefined ? undefined : orders.get(existingId);
       if (existing !== undefined) return topupAnswer(existing);
       if (rejection !== null) return elitediasError(rejection.code, rejection.message);
+      // The refusals' codes and texts are the ones a public client handles (idx:24230737870).
       const game = games.get(String(body.game));
-      if (game === undefined) return elitediasError("400", "Invalid game");
       const denom = String(body.denom ?? "");
-      const cents = prices.get(game.code)?.get(denom);
-      if (cents === undefined) return elitediasError("400", "Invalid denomination");
+      const cents = game === undefined ? undefined : prices.get(game.code)?.get(denom);
+      if (game === undefined || cents === undefined) {
+        return elitediasError("400", "Invalid product");
+      }
       const userid = String(body.userid ?? "").trim();
       const serverid = String(body.serverid ?? "").trim();
-      if (userid === "") return elitediasError("400", "Missing userid");
-      if (game.fields.includes("serverid") && serverid === "") {
-        return elitediasError("400", "Missing serverid");
+      if (userid === "" || (game.fields.includes("serverid") && serverid === "")) {
+        return elitediasError("400", "There may be missing attributes in your request");
       }
-      if (cents > balanceCents) return elitediasError("402", "Insufficient balance");
+      if (cents > balanceCents) return elitediasError("403", "Insufficient balance");
       balanceCents -= cents;
       const order: ElitediasSimOrder = {
         orderId: `ED${nextOrderNumber++}`,
@@ -193,7 +196,7 @@ export function createElitediasShop(options: {
         priceCents: cents,
         createdAtMs: now(),
         forcedStatus: null,
-        outcome: checkAccount(game.code, userid, serverid).valid === "valid" ? "Success" : "Failed",
+        outcome: checkAccount(game.code, userid, serverid).valid === "valid" ? "success" : "failed",
       };
       orders.set(order.orderId, order);
       if (reference !== null) orderIdByReference.set(reference, order.orderId);
@@ -208,13 +211,15 @@ export function createElitediasShop(options: {
         code: "200",
         order_id: order.orderId,
         order_status: status,
-        price: formatPrice(order.game, order.priceCents),
+        // A number whatever the game's denominations send: TrackOrderResponse's price is a float.
+        price: order.priceCents / 100,
         game: order.game,
         denom: order.denom,
         userid: order.userid,
         serviceid: order.serverid,
         order_details: [],
-        timestamp: formatSupplierDate(order.createdAtMs),
+        // Unix seconds as a number, as TrackOrderResponse reads it (idx:42608213446).
+        timestamp: order.createdAtMs / 1000,
         message: status,
       });
     },
@@ -240,7 +245,7 @@ export function createElitediasShop(options: {
     },
     setOrderStatus,
     completeOrder(orderId) {
-      setOrderStatus(orderId, "Success");
+      setOrderStatus(orderId, "success");
     },
     rejectOrders(next = ELITEDIAS_OUT_OF_STOCK) {
       rejection = next;

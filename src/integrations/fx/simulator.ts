@@ -40,6 +40,10 @@ export const YAHOO_CHART_ENDPOINT = "chart";
 const CHART_PREFIX = "v8/finance/chart/";
 const SYMBOL = "SGD=X";
 const QUOTES = 5;
+const DAY_SECONDS = 86_400;
+// EURUSD=X's firstTradeDate in the recorded chart (2003-12-01); SGD=X's is not recorded.
+const FIRST_TRADE_DATE = 1_070_236_800;
+const VALID_RANGES = ["1d", "5d", "1mo", "3mo", "6mo", "1y", "2y", "5y", "10y", "ytd", "max"];
 
 /** Yahoo's error envelope: `{"chart":{"result":null,"error":{...}}}`. */
 function chartError(status: number, code: string, description: string): Response {
@@ -59,10 +63,16 @@ export function createYahooFinanceSimulator(
   function chart(): Response {
     const price = Number(rate);
     const minute = Math.floor(now() / 60_000) * 60;
-    // A day's minute quotes ending on the rate, then the still-open minute with no close yet.
+    const day = Math.floor(minute / DAY_SECONDS) * DAY_SECONDS;
+    // A day's minute quotes ending on the rate, then the still-open minute with no quotes yet.
     const timestamps = Array.from({ length: QUOTES + 1 }, (_, i) => minute - (QUOTES - i) * 60);
     const earlier = Number((price * 1.001).toFixed(4));
     const close = [...Array.from({ length: QUOTES - 1 }, () => earlier), price, null];
+    const volume = close.map((quote) => quote === null ? null : 0);
+    const period = (start: number, end: number) => ({ timezone: "GMT", start, end, gmtoffset: 0 });
+    const dayEnd = day + DAY_SECONDS - 60;
+    // The meta of a recorded currency-pair chart (tests/fixtures/yahoo/chart-success.json), key
+    // for key; the values that are not the rate are plausible constants.
     return Response.json({
       chart: {
         result: [{
@@ -70,13 +80,35 @@ export function createYahooFinanceSimulator(
             currency: "SGD",
             symbol: SYMBOL,
             exchangeName: "CCY",
+            fullExchangeName: "CCY",
             instrumentType: "CURRENCY",
-            ...(withMarketPrice ? { regularMarketPrice: price } : {}),
-            chartPreviousClose: earlier,
+            firstTradeDate: FIRST_TRADE_DATE,
             regularMarketTime: minute,
+            hasPrePostMarketData: false,
+            gmtoffset: 0,
+            timezone: "GMT",
+            exchangeTimezoneName: "Europe/London",
+            ...(withMarketPrice ? { regularMarketPrice: price } : {}),
+            fiftyTwoWeekHigh: Number((price * 1.05).toFixed(4)),
+            fiftyTwoWeekLow: Number((price * 0.95).toFixed(4)),
+            regularMarketDayHigh: Math.max(price, earlier),
+            regularMarketDayLow: Math.min(price, earlier),
+            regularMarketVolume: 0,
+            longName: "USD/SGD",
+            shortName: "USD/SGD",
+            chartPreviousClose: earlier,
+            priceHint: 4,
+            currentTradingPeriod: {
+              pre: period(day, day),
+              regular: period(day, dayEnd),
+              post: period(dayEnd, dayEnd),
+            },
+            dataGranularity: "1m",
+            range: "1d",
+            validRanges: VALID_RANGES,
           },
           timestamp: timestamps,
-          indicators: { quote: [{ open: close, high: close, low: close, close, volume: [] }] },
+          indicators: { quote: [{ open: close, high: close, low: close, close, volume }] },
         }],
         error: null,
       },

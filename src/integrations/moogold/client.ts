@@ -103,7 +103,8 @@ export interface MoogoldOrder {
   /** MooGold's own status text, kept for operators. */
   supplierStatus: string;
   dateCreated: string;
-  total: string;
+  /** The order's total in USD; null when the answer has none (order_detail_partner_id may not). */
+  total: string | null;
   items: MoogoldOrderItem[];
 }
 
@@ -198,7 +199,7 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
       status: mapMoogoldOrderStatus(order.order_status),
       supplierStatus: order.order_status,
       dateCreated: order.date_created,
-      total: order.total,
+      total: order.total ?? null,
       items: order.item.map((item) => ({
         product: item.product,
         variationId: item.variation_id,
@@ -268,12 +269,13 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
         ? await call("order/create_order", { data, ...partner }, CreateOrderSchema)
         : await call("order/create_order", { data }, CreateOrderSchema, partner);
       if (!result.ok) return result;
-      const { status, message, account_details } = result.value;
+      const { status, message, account_details, order_id } = result.value;
       if (!status) return failWith("supplier", message || "MooGold refused the order");
-      if (account_details === undefined) {
-        return failWith("malformed", "MooGold order/create_order: no account_details.order_id");
+      const orderId = account_details?.order_id ?? order_id;
+      if (orderId === undefined) {
+        return failWith("malformed", "MooGold order/create_order: no order_id");
       }
-      return { ok: true, value: { orderId: account_details.order_id, message } };
+      return { ok: true, value: { orderId, message } };
     },
 
     async orderDetail(orderId) {

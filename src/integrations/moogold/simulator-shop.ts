@@ -110,20 +110,20 @@ export function createMoogoldShop(
     return now() - order.createdAtMs >= knobs.completeAfterMs ? order.outcome : "processing";
   }
 
+  // Ids and amounts are strings, as pyMooGoldApi's OrderDetail and OrderItem read them.
   function orderJson(order: MoogoldSimOrder) {
     return {
-      order_id: order.orderId,
+      order_id: String(order.orderId),
       order_status: statusOf(order),
       item: [{
         product: order.productName,
         variation_id: order.variationId,
         quantity: order.quantity,
-        price: order.priceCents / 100,
+        price: centsToDecimalString(order.priceCents),
         player_id: order.playerId,
         server_id: order.serverId,
         voucher_code: [],
       }],
-      total: (order.priceCents * order.quantity) / 100,
     };
   }
 
@@ -194,7 +194,6 @@ export function createMoogoldShop(
       const product = findProduct(data["product-id"]);
       if (product === undefined) return moogoldError("422", "Wrong product id");
       const check = checkAccount(product, data);
-      // Validate answers "true"/"false" strings, create_order real booleans: both are seen live.
       return Response.json({
         status: String(check.valid),
         message: check.message,
@@ -243,13 +242,14 @@ export function createMoogoldShop(
       };
       orders.set(order.orderId, order);
       if (partnerOrderId !== null) orderIdByPartnerId.set(partnerOrderId, order.orderId);
+      // pyMooGoldApi's NewOrder: status the string "true", every account detail a string.
       return Response.json({
-        status: true,
-        message: "Order created",
+        status: "true",
+        message: "Order has been created successfully",
         account_details: {
           player_id: order.playerId,
           server_id: order.serverId,
-          order_id: order.orderId,
+          order_id: String(order.orderId),
         },
       });
     },
@@ -260,6 +260,7 @@ export function createMoogoldShop(
       return Response.json({
         ...orderJson(order),
         date_created: formatSupplierDate(order.createdAtMs),
+        total: centsToDecimalString(order.priceCents * order.quantity),
       });
     },
 
@@ -267,6 +268,7 @@ export function createMoogoldShop(
       const orderId = orderIdByPartnerId.get(String(body.partner_order_id));
       const order = orderId === undefined ? undefined : orders.get(orderId);
       if (order === undefined) return moogoldError("422", "Invalid partner order id");
+      // No total here: pyMooGoldApi's PartnerOrderDetail has none, and clients must cope.
       return Response.json({
         ...orderJson(order),
         partner_order_id: order.partnerOrderId,

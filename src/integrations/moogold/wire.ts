@@ -64,20 +64,24 @@ export const ValidateSchema = z.object({
   username: z.string().nullish(),
 });
 
-/** order/create_order. */
+/** order/create_order; three clients also look for the order id at the top level. */
 export const CreateOrderSchema = z.object({
   status: flag,
   message: z.string().default(""),
   account_details: z.object({ order_id: integer }).optional(),
+  order_id: integer.optional(),
 });
 
-/** order/order_detail and order/order_detail_partner_id (whose date is an object). */
+/**
+ * order/order_detail and order/order_detail_partner_id, whose date is an object and which may have
+ * no `total` (pyMooGoldApi's model of it has none): an order is read without it.
+ */
 export const OrderSchema = z.object({
   order_id: integer,
   partner_order_id: text.optional(),
   order_status: z.string(),
   date_created: z.union([z.string(), z.object({ date: z.string() }).transform((d) => d.date)]),
-  total: decimalText,
+  total: decimalText.optional(),
   item: z.array(z.object({
     product: z.string(),
     variation_id: integer,
