@@ -26,7 +26,7 @@ const INPUT: PaymentRequestInput = {
   purpose: "Mobile Legends 86 Diamonds",
   redirectUrl: "https://shop.example.com/payment/success",
   webhookUrl: "https://shop.example.com/api/payment/hitpay/webhook",
-  paymentMethods: ["paynow_online", "grabpay", "shopee_pay", "atome"],
+  paymentMethods: ["paynow_online", "grabpay_direct", "shopee_pay", "atome"],
 };
 
 async function withHitPay(
@@ -127,7 +127,7 @@ Deno.test("[hitpay] a wrong API key, bad input and an unknown id are typed HTTP 
     const tooSmall = await hitPayError(client.createPaymentRequest({ ...INPUT, amountCents: 29 }));
     assert.equal(tooSmall.kind, "http");
     assert.equal(tooSmall.status, 422);
-    assert.match(tooSmall.message, /The given data was invalid\./);
+    assert.match(tooSmall.message, /The amount must be between 0\.3 and 999999999\.99\./);
     const unknown = await hitPayError(client.getPaymentRequest("no-such-request"));
     assert.equal(unknown.status, 404);
   });

@@ -67,7 +67,7 @@ function create(h: Harness, referenceNumber: string) {
     currency: "SGD",
     referenceNumber,
     phone: "",
-    paymentMethods: ["paynow_online", "grabpay"],
+    paymentMethods: ["paynow_online", "grabpay_direct"],
     ...h.shop,
   });
 }
@@ -90,7 +90,7 @@ Deno.test("[hitpay sim] the checkout page shows the amount, currency, methods an
 Deno.test("[hitpay sim] Pay sends a signed v1 webhook and redirects with status=completed", async () => {
   await withShop(async (h) => {
     const request = await create(h, "order-1");
-    const response = await press(request.url, "pay", "grabpay");
+    const response = await press(request.url, "pay", "grabpay_direct");
     assert.equal(response.status, 303);
     const back = new URL(response.headers.get("location")!);
     assert.equal(`${back.origin}${back.pathname}`, h.shop.redirectUrl);

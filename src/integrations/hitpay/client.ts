@@ -28,8 +28,8 @@ export interface PaymentRequestInput {
   redirectUrl: string;
   /** Absolute; the v1 per-request webhook. */
   webhookUrl: string;
-  /** HitPay codes, e.g. ["paynow_online","grabpay","shopee_pay","atome"]. */
-  paymentMethods: string[];
+  /** HitPay codes (payment-methods.ts), e.g. ["paynow_online","grabpay_direct"]. */
+  paymentMethods: readonly string[];
 }
 
 /** A payment request as HitPay reports it. */

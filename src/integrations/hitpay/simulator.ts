@@ -12,6 +12,10 @@ import {
   type SimulatorKnobs,
 } from "../simulator-kit.ts";
 import { renderCheckoutPage, renderMissingCheckoutPage } from "./checkout-page.ts";
+import {
+  HITPAY_PAYMENT_METHOD_CODES,
+  HITPAY_SANDBOX_PAYMENT_METHOD_CODES,
+} from "./payment-methods.ts";
 import { signHitPayV1 } from "./webhook.ts";
 
 /** How to build a HitPay simulator; every field has a default. */
@@ -28,6 +32,8 @@ export interface HitPaySimulatorOptions {
   seed?: number;
   /** Clock, ms since epoch. */
   now?: () => number;
+  /** Offer only what HitPay's sandbox offers (`card`, `paynow_online`); other codes get its 422. */
+  sandbox?: boolean;
 }
 
 /** One attempt to deliver a webhook. */
@@ -95,20 +101,11 @@ export interface HitPaySimulator extends SimulatorFaultLevers {
 export const HITPAY_CREATE_ENDPOINT = "create";
 export const HITPAY_STATUS_ENDPOINT = "status";
 
-/** HitPay's minimum charge, in cents (0.30). */
+/** HitPay's smallest and largest charge, in cents (0.30 and 999,999,999.99; its OpenAPI). */
 const MINIMUM_CENTS = 30;
+const MAXIMUM_CENTS = 99_999_999_999;
 const WEBHOOK_TIMEOUT_MS = 10_000;
 const CHECKOUT_PREFIX = "payment-request/@topup-demo/";
-const KNOWN_METHODS = new Set([
-  "paynow_online",
-  "card",
-  "grabpay",
-  "grabpay_direct",
-  "grabpay_paylater",
-  "shopee_pay",
-  "shopback_paylater",
-  "atome",
-]);
 
 type Fields = Record<string, string | string[]>;
 
@@ -148,14 +145,17 @@ async function readFields(request: Request): Promise<Fields | null> {
   return fields;
 }
 
-/** Laravel-style 422 errors, as HitPay answers invalid input. */
-function validate(fields: Fields): Record<string, string[]> {
+/** Laravel-style 422 errors, with the messages of HitPay's OpenAPI where it gives them. */
+function validate(fields: Fields, knownMethods: ReadonlySet<string>): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const one = (name: string) => typeof fields[name] === "string" ? fields[name] as string : "";
   const amount = one("amount").replaceAll(",", "");
   if (amount === "") errors.amount = ["The amount field is required."];
-  else if (!/^\d+(\.\d{1,2})?$/.test(amount) || dollarsToCents(amount) < MINIMUM_CENTS) {
-    errors.amount = ["The amount must be at least 0.30."];
+  else if (
+    !/^\d+(\.\d{1,2})?$/.test(amount) || dollarsToCents(amount) < MINIMUM_CENTS ||
+    dollarsToCents(amount) > MAXIMUM_CENTS
+  ) {
+    errors.amount = ["The amount must be between 0.3 and 999999999.99."];
   }
   if (!/^[A-Za-z]{3}$/.test(one("currency"))) {
     errors.currency = ["The currency field is required."];
@@ -170,7 +170,7 @@ function validate(fields: Fields): Record<string, string[]> {
   }
   const methods = fields.payment_methods;
   if (
-    methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !KNOWN_METHODS.has(m)))
+    methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !knownMethods.has(m)))
   ) {
     errors.payment_methods = ["The selected payment methods is invalid."];
   }
@@ -183,6 +183,9 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   const apiKey = options.apiKey ?? HITPAY_SIMULATOR_CREDENTIALS.apiKey;
   const salt = options.salt ?? HITPAY_SIMULATOR_CREDENTIALS.salt;
   const now = options.now ?? Date.now;
+  const knownMethods: ReadonlySet<string> = new Set(
+    options.sandbox ? HITPAY_SANDBOX_PAYMENT_METHOD_CODES : HITPAY_PAYMENT_METHOD_CODES,
+  );
   const gate = createFaultGate(options);
   const requests = new Map<string, HitPaySimRequest>();
   /** The last webhook body of each request, to resend. */
@@ -257,10 +260,10 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   }
 
   function create(fields: Fields, origin: string): Response {
-    const errors = validate(fields);
-    if (Object.keys(errors).length) {
-      return Response.json({ message: "The given data was invalid.", errors }, { status: 422 });
-    }
+    const errors = validate(fields, knownMethods);
+    const [first] = Object.values(errors);
+    // HitPay's 422: the first error as the message, every error by field (its OpenAPI example).
+    if (first) return Response.json({ message: first[0], errors }, { status: 422 });
     const text = (name: string) => {
       const value = fields[name];
       return typeof value === "string" && value !== "" ? value : null;
