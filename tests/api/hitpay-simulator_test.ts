@@ -48,6 +48,7 @@ Deno.test({
       const paid = await hitpay(server.url, "pay", [created.id]);
       assert.equal(paid.status, 200);
       assert.equal(paid.json.result.status, "completed");
+      assert.equal(paid.json.result.payments[0].status, "succeeded");
       const [listed] = (await hitpay(server.url, "awaitWebhooks")).json.result;
       assert.equal(listed.webhooks[0].status, 200);
       assert.equal(received.length, 1);

@@ -85,18 +85,18 @@ Deno.test("[hitpay] a created payment request comes back pending with its checko
   });
 });
 
-Deno.test("[hitpay] the status of a paid request lists its completed payment", async () => {
+Deno.test("[hitpay] a paid request is completed and lists its succeeded payment", async () => {
   await withHitPay(async ({ sim, client }) => {
     const created = await client.createPaymentRequest({ ...INPUT, amountCents: 99 + 1200 });
     assert.deepEqual((await client.getPaymentRequest(created.id)).payments, []);
-    sim.pay(created.id, "grabpay");
+    sim.pay(created.id, "grabpay_direct");
     const status = await client.getPaymentRequest(created.id);
     assert.equal(status.status, "completed");
     assert.equal(status.amountCents, 1299);
     assert.equal(status.payments.length, 1);
     assert.deepEqual(
       { ...status.payments[0], id: "" },
-      { id: "", status: "completed", amountCents: 1299, currency: "SGD" },
+      { id: "", status: "succeeded", amountCents: 1299, currency: "SGD" },
     );
   });
 });

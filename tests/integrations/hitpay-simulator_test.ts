@@ -112,6 +112,8 @@ Deno.test("[hitpay sim] Pay sends a signed v1 webhook and redirects with status=
       currency: "SGD",
     });
     assert.equal(event.paymentId, stored.payments[0].id);
+    assert.equal(stored.payments[0].status, "succeeded");
+    assert.equal(stored.payments[0].payment_type, "grabpay_direct");
     assert.match(h.received[0], /(^|&)phone=(&|$)/, "the empty phone is sent and signed");
     assert.equal(verifyHitPayWebhook(h.received[0], FORM, "another_salt"), null);
   });
@@ -127,6 +129,10 @@ Deno.test("[hitpay sim] Fail sends a failed webhook; Cancel sends none", async (
     assert.equal(new URL(canceled.headers.get("location")!).searchParams.get("status"), "canceled");
     await h.sim.awaitWebhooks();
     assert.equal(h.received.length, 1);
+    assert.deepEqual(
+      [h.sim.listRequests()[0].status, h.sim.listRequests()[0].payments[0].status],
+      ["failed", "failed"],
+    );
     assert.equal(verifyHitPayWebhook(h.received[0], FORM, SALT)?.status, "failed");
     assert.equal((await h.client.getPaymentRequest(canceling.id)).status, "pending");
   });

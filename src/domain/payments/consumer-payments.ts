@@ -19,6 +19,7 @@ import {
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
 import { verifyHitPayWebhook } from "../../integrations/hitpay/webhook.ts";
+import { findPaidPayment, HITPAY_PAID } from "../../integrations/hitpay/statuses.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
 import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../auth/rate-limit.ts";
@@ -108,6 +109,16 @@ export async function applyPaymentReport(
 }
 
 /**
+ * The key a HitPay payment report is stored under: one per payment and status, so a replay finds
+ * it taken. The status is in the payment request's words: the reconciliation reports a payment
+ * HitPay lists as `succeeded` with HITPAY_PAID ("completed"), the word the v1 webhook for that
+ * same payment carries, so whichever of the two comes second is a replay of the first.
+ */
+function hitPayEventKey(paymentId: string, status: string): string {
+  return `${paymentId}:${status}`;
+}
+
+/**
  * POST /api/payment/hitpay/webhook: the signature is verified over the raw body before anything
  * is read or stored (401 otherwise), then the event is applied once.
  */
@@ -120,16 +131,18 @@ export async function receiveHitPayWebhook(
   return await applyPaymentReport(db, {
     report: { provider: HITPAY, ...event },
     referenceNumber: event.referenceNumber,
-    eventKey: `${event.paymentId}:${event.status}`,
+    eventKey: hitPayEventKey(event.paymentId, event.status),
     rawBody: input.rawBody,
     siteUrl: input.siteUrl,
   });
 }
 
 /**
- * Asks HitPay where an order's payment request stands, for a webhook that never came: a completed
- * payment is applied exactly as its webhook would be (same event key, so the webhook arriving
- * later is a replay). Returns what happened, or "pending" when nothing was paid yet.
+ * Asks HitPay where an order's payment request stands, for a webhook that never came. Paid means
+ * what statuses.ts says (the request `completed`, or a payment `succeeded`); that payment is then
+ * checked against the order (request, amount, currency) and applied exactly as its webhook would
+ * be, under the same event key, so the webhook arriving later is a replay. Returns what happened,
+ * or "pending" when nothing was paid yet.
  */
 export async function reconcileHitPayPayment(
   db: Db,
@@ -139,18 +152,18 @@ export async function reconcileHitPayPayment(
 ): Promise<string> {
   if (order.payment_provider !== HITPAY || !order.payment_reference) return "no payment request";
   const request = await hitpay.getPaymentRequest(order.payment_reference);
-  const paid = request.payments.find((p) => p.status === "completed");
+  const paid = findPaidPayment(request);
   if (!paid) return "pending";
   const result = await applyPaymentReport(db, {
     report: {
       provider: HITPAY,
       paymentRequestId: request.id,
-      status: paid.status,
+      status: HITPAY_PAID,
       amountCents: paid.amountCents,
       currency: paid.currency,
     },
     referenceNumber: request.referenceNumber,
-    eventKey: `${paid.id}:${paid.status}`,
+    eventKey: hitPayEventKey(paid.id, HITPAY_PAID),
     rawBody: JSON.stringify(request),
     siteUrl,
   });

@@ -16,6 +16,7 @@ import {
   HITPAY_PAYMENT_METHOD_CODES,
   HITPAY_SANDBOX_PAYMENT_METHOD_CODES,
 } from "./payment-methods.ts";
+import type { PaymentRequestStatusValue, PaymentStatusValue } from "./statuses.ts";
 import { signHitPayV1 } from "./webhook.ts";
 
 /** How to build a HitPay simulator; every field has a default. */
@@ -47,14 +48,23 @@ export interface HitPayWebhookDelivery {
   at: string;
 }
 
-/** A payment made against a request on the checkout page or through a lever. */
+/** A payment made against a request on the checkout page or through a lever (`payments[]`). */
 export interface HitPaySimPayment {
   id: string;
-  status: "completed" | "failed";
-  amount: string;
+  quantity: number;
+  /** HitPay's payment status: a payment that went through is "succeeded", never "completed". */
+  status: Extract<PaymentStatusValue, "succeeded" | "failed">;
+  buyer_name: string | null;
+  buyer_phone: string | null;
+  buyer_email: string | null;
   currency: string;
+  /** A formatted string, as the request's ("1,234.50"). */
+  amount: string;
+  refunded_amount: string;
   payment_type: string;
+  fees: string;
   created_at: string;
+  updated_at: string;
 }
 
 /** A payment request as the simulator keeps it: HitPay's fields, payments and webhook attempts. */
@@ -63,18 +73,30 @@ export interface HitPaySimRequest {
   name: string | null;
   email: string | null;
   phone: string | null;
+  /** Formatted with thousands separators, as HitPay answers ("900,000.00"). */
   amount: string;
+  /** Lower case, as HitPay answers ("sgd"). */
   currency: string;
-  status: "pending" | "completed" | "failed";
+  is_currency_editable: false;
+  /** "completed" once paid. */
+  status: Extract<PaymentRequestStatusValue, "pending" | "completed" | "failed">;
   purpose: string | null;
   reference_number: string | null;
   payment_methods: string[];
   url: string;
   redirect_url: string | null;
   webhook: string | null;
+  send_sms: boolean;
+  send_email: boolean;
+  sms_status: string;
+  email_status: string;
   allow_repeated_payments: false;
+  expiry_date: null;
+  line_items: null;
   created_at: string;
   updated_at: string;
+  staff_id: null;
+  business_location_id: null;
   payments: HitPaySimPayment[];
   /** Simulator only: every webhook attempt, oldest first. */
   webhooks: HitPayWebhookDelivery[];
@@ -218,30 +240,42 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     inFlight.add(sending);
   }
 
-  /** Records a payment, moves the request on and sends (or holds) the signed v1 webhook. */
-  function settle(id: string, outcome: "completed" | "failed", method?: string): HitPaySimRequest {
+  /**
+   * Records a payment (`succeeded` or `failed`), moves the request to `completed` or `failed`
+   * and sends (or holds) the signed v1 webhook, which reports the request's word.
+   */
+  function settle(id: string, paid: boolean, method?: string): HitPaySimRequest {
     const record = find(id);
     if (record.status !== "pending") {
       throw new RangeError(`HitPay payment request ${id} is ${record.status}, not pending`);
     }
+    const at = hitpayDate(now());
     const payment: HitPaySimPayment = {
       id: crypto.randomUUID(),
-      status: outcome,
-      amount: record.amount,
+      quantity: 1,
+      status: paid ? "succeeded" : "failed",
+      buyer_name: record.name,
+      buyer_phone: record.phone,
+      buyer_email: record.email,
       currency: record.currency,
+      amount: record.amount,
+      refunded_amount: "0.00",
       payment_type: method ?? record.payment_methods[0] ?? "paynow_online",
-      created_at: hitpayDate(now()),
+      fees: "0.00",
+      created_at: at,
+      updated_at: at,
     };
     record.payments.push(payment);
-    record.status = outcome;
-    record.updated_at = payment.created_at;
+    record.status = paid ? "completed" : "failed";
+    record.updated_at = at;
+    // The v1 webhook's amount and currency as HitPay's docs show them: "599.00", "SGD".
     const fields = {
       payment_id: payment.id,
       payment_request_id: record.id,
       phone: record.phone ?? "",
       amount: centsToDecimalString(dollarsToCents(record.amount.replaceAll(",", ""))),
-      currency: record.currency,
-      status: outcome,
+      currency: record.currency.toUpperCase(),
+      status: record.status,
       reference_number: record.reference_number ?? "",
     };
     const body = new URLSearchParams({ ...fields, hmac: signHitPayV1(fields, salt) }).toString();
@@ -276,9 +310,9 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       name: text("name"),
       email: text("email"),
       phone: text("phone"),
-      // HitPay formats amounts with thousands separators ("900,000.00").
       amount: centsToAmountString(cents),
-      currency: (fields.currency as string).toUpperCase(),
+      currency: (fields.currency as string).toLowerCase(),
+      is_currency_editable: false,
       status: "pending",
       purpose: text("purpose"),
       reference_number: text("reference_number"),
@@ -286,9 +320,17 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       url: `${options.publicUrl ?? origin}${basePath}/${CHECKOUT_PREFIX}${id}/checkout`,
       redirect_url: text("redirect_url"),
       webhook: text("webhook"),
+      send_sms: fields.send_sms === "true",
+      send_email: fields.send_email === "true",
+      sms_status: "pending",
+      email_status: "pending",
       allow_repeated_payments: false,
+      expiry_date: null,
+      line_items: null,
       created_at: at,
       updated_at: at,
+      staff_id: null,
+      business_location_id: null,
       payments: [],
       webhooks: [],
     };
@@ -336,9 +378,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       const form = new URLSearchParams(await request.text());
       const action = form.get("action");
       const method = form.get("method") ?? undefined;
-      if (action === "pay" || action === "fail") {
-        settle(id, action === "pay" ? "completed" : "failed", method);
-      }
+      if (action === "pay" || action === "fail") settle(id, action === "pay", method);
       const status = action === "pay" ? "completed" : action === "fail" ? "failed" : "canceled";
       const back = returnUrl(record, status);
       if (back) return new Response(null, { status: 303, headers: { location: back } });
@@ -346,7 +386,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     return html(renderCheckoutPage({
       action: new URL(request.url).pathname,
       amount: record.amount,
-      currency: record.currency,
+      currency: record.currency.toUpperCase(),
       purpose: record.purpose ?? "",
       referenceNumber: record.reference_number ?? "",
       email: record.email ?? "",
@@ -370,8 +410,8 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   return {
     handler,
     ...gate.levers,
-    pay: (id, method) => settle(id, "completed", method),
-    fail: (id, method) => settle(id, "failed", method),
+    pay: (id, method) => settle(id, true, method),
+    fail: (id, method) => settle(id, false, method),
     resendWebhook(id) {
       const record = find(id);
       const body = lastWebhook.get(id);
