@@ -57,8 +57,10 @@ Deno.test({
         new Headers(),
         HITPAY_SIMULATOR_CREDENTIALS.salt,
       );
-      assert.equal(event?.referenceNumber, "order-api-1");
-      assert.equal(event?.amountCents, 1250);
+      assert.ok(event?.kind === "payment");
+      assert.equal(event.referenceNumber, "order-api-1");
+      assert.equal(event.amountCents, 1250);
+      assert.equal(event.status, "completed");
 
       const again = await hitpay(server.url, "pay", [created.id]);
       assert.equal(again.status, 400);

@@ -102,7 +102,9 @@ Deno.test("[hitpay sim] Pay sends a signed v1 webhook and redirects with status=
     assert.equal(h.received.length, 1);
     const event = verifyHitPayWebhook(h.received[0], FORM, SALT);
     assert.ok(event, `the webhook verifies with the salt: ${h.received[0]}`);
+    assert.ok(event.kind === "payment");
     assert.deepEqual({ ...event, paymentId: "" }, {
+      kind: "payment",
       version: "v1",
       paymentId: "",
       paymentRequestId: request.id,
@@ -133,7 +135,9 @@ Deno.test("[hitpay sim] Fail sends a failed webhook; Cancel sends none", async (
       [h.sim.listRequests()[0].status, h.sim.listRequests()[0].payments[0].status],
       ["failed", "failed"],
     );
-    assert.equal(verifyHitPayWebhook(h.received[0], FORM, SALT)?.status, "failed");
+    const event = verifyHitPayWebhook(h.received[0], FORM, SALT);
+    assert.ok(event?.kind === "payment");
+    assert.equal(event.status, "failed");
     assert.equal((await h.client.getPaymentRequest(canceling.id)).status, "pending");
   });
 });

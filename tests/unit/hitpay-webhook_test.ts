@@ -23,6 +23,7 @@ const DOC_BODY = "payment_id=92965a2d-ece3-4ace-1245-494050c9a3c1" +
 const FORM = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
 
 const DOC_EVENT = {
+  kind: "payment",
   version: "v1",
   paymentId: "92965a2d-ece3-4ace-1245-494050c9a3c1",
   paymentRequestId: "92965a20-dae5-4d89-a452-5fdfa382dbe1",
@@ -80,8 +81,9 @@ Deno.test("[hitpay] a v1 amount with a thousands comma reads as exact cents", ()
   const fields = { ...DOC_FIELDS, amount: "1,234.50", currency: "sgd" };
   const body = new URLSearchParams({ ...fields, hmac: signHitPayV1(fields, SALT) }).toString();
   const event = verifyHitPayWebhook(body, FORM, SALT);
-  assert.equal(event?.amountCents, 123450);
-  assert.equal(event?.currency, "SGD");
+  assert.ok(event?.kind === "payment");
+  assert.equal(event.amountCents, 123450);
+  assert.equal(event.currency, "SGD");
 });
 
 const V2_BODY = JSON.stringify({
@@ -107,6 +109,7 @@ Deno.test("[hitpay] a v2 JSON webhook verifies with Hitpay-Signature over the ra
   const signature = signHitPayV2(V2_BODY, SALT);
   assert.match(signature, /^[0-9a-f]{64}$/);
   assert.deepEqual(verifyHitPayWebhook(V2_BODY, v2Headers(signature), SALT), {
+    kind: "payment",
     version: "v2",
     paymentId: "pay_abc123",
     paymentRequestId: "9ef68e2e-3569-4f69-9f68-04c7e4bb007c",
@@ -130,9 +133,18 @@ Deno.test("[hitpay] a v2 webhook is refused when one byte or the signature diffe
   assert.equal(verifyHitPayWebhook(V2_BODY, v2Headers(""), SALT), null);
 });
 
-Deno.test("[hitpay] a signed v2 event about another object is not a payment event", () => {
+Deno.test("[hitpay] a signed v2 event about another object is verified but not a payment event", () => {
   const signature = signHitPayV2(V2_BODY, SALT);
-  assert.equal(verifyHitPayWebhook(V2_BODY, v2Headers(signature, "payout"), SALT), null);
+  assert.deepEqual(verifyHitPayWebhook(V2_BODY, v2Headers(signature, "payout"), SALT), {
+    kind: "unhandled",
+    version: "v2",
+    object: "payout",
+    eventType: "completed",
+  });
+  assert.equal(
+    verifyHitPayWebhook(V2_BODY, v2Headers(flipByte(signature, 5), "payout"), SALT),
+    null,
+  );
   const notJson = "not json";
   assert.equal(verifyHitPayWebhook(notJson, v2Headers(signHitPayV2(notJson, SALT)), SALT), null);
 });
