@@ -1,7 +1,9 @@
 // A local HitPay speaking the wire format of external-apis.md §3: the payment-request API (JSON or
 // form bodies, X-BUSINESS-API-KEY, HitPay's error shapes, formatted amounts), a hosted checkout
 // page with Pay / Fail / Cancel, and the signed v1 webhook. Webhooks go out in the background:
-// the app may be the very server handling the request that triggered them.
+// the app may be the very server handling the request that triggered them. Its answers have the
+// keys and value types of HitPay's documented ones: tests/integrations/hitpay-contract_test.ts
+// compares them with the recorded answers of tests/fixtures/hitpay/.
 
 import { HITPAY_SIMULATOR_CREDENTIALS } from "../../config.ts";
 import { centsToAmountString, centsToDecimalString, dollarsToCents } from "../../domain/money.ts";
