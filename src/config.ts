@@ -1,5 +1,10 @@
 import { z } from "zod";
 import type { DbOptions } from "./db/client.ts";
+import {
+  DEFAULT_HITPAY_PAYMENT_METHODS,
+  HITPAY_PAYMENT_METHOD_CODES,
+  type HitPayPaymentMethod,
+} from "./integrations/hitpay/payment-methods.ts";
 
 /** Raised when the environment cannot describe a working server; start-up prints it and stops. */
 export class ConfigError extends Error {
@@ -99,6 +104,13 @@ const EnvSchema = z.object({
   HITPAY_BASE_URL: url(["http://", "https://"]).default("https://api.sandbox.hit-pay.com/v1"),
   HITPAY_API_KEY: z.string().min(1).optional(),
   HITPAY_SALT: z.string().min(1).optional(),
+  HITPAY_PAYMENT_METHODS: z.string().default(DEFAULT_HITPAY_PAYMENT_METHODS.join(","))
+    .transform((v) => v.split(",").map((code) => code.trim()))
+    .pipe(z.array(z.enum(HITPAY_PAYMENT_METHOD_CODES, {
+      error: (issue) =>
+        `'${issue.input}' is not a HitPay payment method code (expected codes such as ` +
+        `${DEFAULT_HITPAY_PAYMENT_METHODS.join(",")}; external-apis.md §3.2)`,
+    }))),
   SMTP_URL: url(["smtp://", "smtps://"]).optional(),
   MAIL_FROM: z.string().regex(/^[^@\s<>]+@[^@\s<>]+$|^[^<>]*<[^@\s<>]+@[^@\s<>]+>$/, {
     error: "expected an address such as receipts@example.com or TopUp <receipts@example.com>",
@@ -201,6 +213,8 @@ export interface Config {
     apiKey: string;
     /** Signs and verifies webhooks; not the API key. */
     salt: string;
+    /** The `payment_methods` of every payment request: HitPay codes, checked against its list. */
+    paymentMethods: HitPayPaymentMethod[];
   };
   /** Outgoing mail: SMTP, or in demo mode a sink that only records (Admin → Emails → Sent). */
   mail: {
@@ -363,12 +377,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         baseUrl: e.HITPAY_BASE_URL.replace(/\/+$/, ""),
         apiKey: e.HITPAY_API_KEY!,
         salt: e.HITPAY_SALT!,
+        paymentMethods: e.HITPAY_PAYMENT_METHODS,
       }
       : {
         mode: "simulator",
         baseUrl: e.HITPAY_BASE_URL.replace(/\/+$/, ""),
         apiKey: e.HITPAY_API_KEY ?? HITPAY_SIMULATOR_CREDENTIALS.apiKey,
         salt: e.HITPAY_SALT ?? HITPAY_SIMULATOR_CREDENTIALS.salt,
+        paymentMethods: e.HITPAY_PAYMENT_METHODS,
       },
     mail: {
       mode: e.SMTP_URL ? "smtp" : "sink",

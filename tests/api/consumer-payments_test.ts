@@ -12,8 +12,11 @@ import {
   signedWebhook,
   waitForStatus,
 } from "../helpers/consumer-payments.ts";
+import { V2_CHARGE_EVENT } from "../fixtures/hitpay/webhook-v2.ts";
+import { HITPAY_SIMULATOR_CREDENTIALS } from "../../src/config.ts";
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
+import { signHitPayV2 } from "../../src/integrations/hitpay/webhook.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -147,6 +150,21 @@ Deno.test({
         },
       );
 
+      await t.step("a signed v2 event the shop does not handle is answered 200, once", async () => {
+        const signed = (salt: string) => ({
+          ...V2_CHARGE_EVENT.headers,
+          "Hitpay-Signature": signHitPayV2(V2_CHARGE_EVENT.body, salt),
+        });
+        const ours = signed(HITPAY_SIMULATOR_CREDENTIALS.salt);
+        const first = await postWebhook(server.url, V2_CHARGE_EVENT.body, ours);
+        assert.equal(first.status, 200, JSON.stringify(first.json));
+        assert.deepEqual(first.json, { received: true, duplicate: false });
+        const again = await postWebhook(server.url, V2_CHARGE_EVENT.body, ours);
+        assert.deepEqual([again.status, again.json.duplicate], [200, true]);
+        const forged = await postWebhook(server.url, V2_CHARGE_EVENT.body, signed("other_salt"));
+        assert.equal(forged.status, 401);
+      });
+
       await t.step("a late failed webhook never undoes a payment", async () => {
         const r = await postWebhook(
           server.url,
@@ -231,6 +249,11 @@ Deno.test({
           "refused: payment request does not match the order",
           "paid",
           "payment failed; order stays successful",
+        ]);
+        const ignored = await db.selectFrom("payment_events").select(["order_id", "outcome"])
+          .where("outcome", "like", "ignored:%").execute();
+        assert.deepEqual(ignored, [
+          { order_id: null, outcome: "ignored: charge.created events are not handled" },
         ]);
         const charged = await db.selectFrom("orders").select(["amount_cents", "status"])
           .where("buyer_type", "=", "consumer").execute();

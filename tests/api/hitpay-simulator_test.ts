@@ -48,6 +48,7 @@ Deno.test({
       const paid = await hitpay(server.url, "pay", [created.id]);
       assert.equal(paid.status, 200);
       assert.equal(paid.json.result.status, "completed");
+      assert.equal(paid.json.result.payments[0].status, "succeeded");
       const [listed] = (await hitpay(server.url, "awaitWebhooks")).json.result;
       assert.equal(listed.webhooks[0].status, 200);
       assert.equal(received.length, 1);
@@ -56,8 +57,10 @@ Deno.test({
         new Headers(),
         HITPAY_SIMULATOR_CREDENTIALS.salt,
       );
-      assert.equal(event?.referenceNumber, "order-api-1");
-      assert.equal(event?.amountCents, 1250);
+      assert.ok(event?.kind === "payment");
+      assert.equal(event.referenceNumber, "order-api-1");
+      assert.equal(event.amountCents, 1250);
+      assert.equal(event.status, "completed");
 
       const again = await hitpay(server.url, "pay", [created.id]);
       assert.equal(again.status, 400);

@@ -68,11 +68,15 @@ export function signedWebhook(fields: Record<string, string>): string {
   return new URLSearchParams({ ...fields, hmac }).toString();
 }
 
-/** Posts a webhook body the way HitPay does: form-encoded, no browser headers. */
-export async function postWebhook(base: string, body: string) {
+/** Posts a webhook body the way HitPay does: form-encoded (v1) unless `headers` say otherwise. */
+export async function postWebhook(
+  base: string,
+  body: string,
+  headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" },
+) {
   const r = await fetch(new URL("/api/payment/hitpay/webhook", base), {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    headers,
     body,
   });
   return { status: r.status, json: await r.json() };

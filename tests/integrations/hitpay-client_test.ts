@@ -26,7 +26,7 @@ const INPUT: PaymentRequestInput = {
   purpose: "Mobile Legends 86 Diamonds",
   redirectUrl: "https://shop.example.com/payment/success",
   webhookUrl: "https://shop.example.com/api/payment/hitpay/webhook",
-  paymentMethods: ["paynow_online", "grabpay", "shopee_pay", "atome"],
+  paymentMethods: ["paynow_online", "grabpay_direct", "shopee_pay", "atome"],
 };
 
 async function withHitPay(
@@ -85,18 +85,18 @@ Deno.test("[hitpay] a created payment request comes back pending with its checko
   });
 });
 
-Deno.test("[hitpay] the status of a paid request lists its completed payment", async () => {
+Deno.test("[hitpay] a paid request is completed and lists its succeeded payment", async () => {
   await withHitPay(async ({ sim, client }) => {
     const created = await client.createPaymentRequest({ ...INPUT, amountCents: 99 + 1200 });
     assert.deepEqual((await client.getPaymentRequest(created.id)).payments, []);
-    sim.pay(created.id, "grabpay");
+    sim.pay(created.id, "grabpay_direct");
     const status = await client.getPaymentRequest(created.id);
     assert.equal(status.status, "completed");
     assert.equal(status.amountCents, 1299);
     assert.equal(status.payments.length, 1);
     assert.deepEqual(
       { ...status.payments[0], id: "" },
-      { id: "", status: "completed", amountCents: 1299, currency: "SGD" },
+      { id: "", status: "succeeded", amountCents: 1299, currency: "SGD" },
     );
   });
 });
@@ -127,7 +127,7 @@ Deno.test("[hitpay] a wrong API key, bad input and an unknown id are typed HTTP 
     const tooSmall = await hitPayError(client.createPaymentRequest({ ...INPUT, amountCents: 29 }));
     assert.equal(tooSmall.kind, "http");
     assert.equal(tooSmall.status, 422);
-    assert.match(tooSmall.message, /The given data was invalid\./);
+    assert.match(tooSmall.message, /The amount must be between 0\.3 and 999999999\.99\./);
     const unknown = await hitPayError(client.getPaymentRequest("no-such-request"));
     assert.equal(unknown.status, 404);
   });

@@ -67,7 +67,7 @@ function create(h: Harness, referenceNumber: string) {
     currency: "SGD",
     referenceNumber,
     phone: "",
-    paymentMethods: ["paynow_online", "grabpay"],
+    paymentMethods: ["paynow_online", "grabpay_direct"],
     ...h.shop,
   });
 }
@@ -90,7 +90,7 @@ Deno.test("[hitpay sim] the checkout page shows the amount, currency, methods an
 Deno.test("[hitpay sim] Pay sends a signed v1 webhook and redirects with status=completed", async () => {
   await withShop(async (h) => {
     const request = await create(h, "order-1");
-    const response = await press(request.url, "pay", "grabpay");
+    const response = await press(request.url, "pay", "grabpay_direct");
     assert.equal(response.status, 303);
     const back = new URL(response.headers.get("location")!);
     assert.equal(`${back.origin}${back.pathname}`, h.shop.redirectUrl);
@@ -102,7 +102,9 @@ Deno.test("[hitpay sim] Pay sends a signed v1 webhook and redirects with status=
     assert.equal(h.received.length, 1);
     const event = verifyHitPayWebhook(h.received[0], FORM, SALT);
     assert.ok(event, `the webhook verifies with the salt: ${h.received[0]}`);
+    assert.ok(event.kind === "payment");
     assert.deepEqual({ ...event, paymentId: "" }, {
+      kind: "payment",
       version: "v1",
       paymentId: "",
       paymentRequestId: request.id,
@@ -112,6 +114,8 @@ Deno.test("[hitpay sim] Pay sends a signed v1 webhook and redirects with status=
       currency: "SGD",
     });
     assert.equal(event.paymentId, stored.payments[0].id);
+    assert.equal(stored.payments[0].status, "succeeded");
+    assert.equal(stored.payments[0].payment_type, "grabpay_direct");
     assert.match(h.received[0], /(^|&)phone=(&|$)/, "the empty phone is sent and signed");
     assert.equal(verifyHitPayWebhook(h.received[0], FORM, "another_salt"), null);
   });
@@ -127,7 +131,13 @@ Deno.test("[hitpay sim] Fail sends a failed webhook; Cancel sends none", async (
     assert.equal(new URL(canceled.headers.get("location")!).searchParams.get("status"), "canceled");
     await h.sim.awaitWebhooks();
     assert.equal(h.received.length, 1);
-    assert.equal(verifyHitPayWebhook(h.received[0], FORM, SALT)?.status, "failed");
+    assert.deepEqual(
+      [h.sim.listRequests()[0].status, h.sim.listRequests()[0].payments[0].status],
+      ["failed", "failed"],
+    );
+    const event = verifyHitPayWebhook(h.received[0], FORM, SALT);
+    assert.ok(event?.kind === "payment");
+    assert.equal(event.status, "failed");
     assert.equal((await h.client.getPaymentRequest(canceling.id)).status, "pending");
   });
 });

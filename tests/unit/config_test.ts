@@ -78,6 +78,7 @@ Deno.test("[config] production needs APP_SECRET, live credentials, SMTP and cont
     baseUrl: "https://api.sandbox.hit-pay.com/v1",
     apiKey: "live-key",
     salt: "live-salt",
+    paymentMethods: ["paynow_online", "grabpay_direct", "shopee_pay", "atome"],
   });
   assert.deepEqual(ok.mail, {
     mode: "smtp",
@@ -102,6 +103,7 @@ Deno.test("[config] demo mode pays in the HitPay simulator and mails to the sink
     mode: "simulator",
     baseUrl: "https://api.sandbox.hit-pay.com/v1",
     ...HITPAY_SIMULATOR_CREDENTIALS,
+    paymentMethods: ["paynow_online", "grabpay_direct", "shopee_pay", "atome"],
   });
   assert.equal(c.mail.mode, "sink");
   assert.equal(c.mail.smtpUrl, undefined);
@@ -146,4 +148,25 @@ Deno.test("[config] WORKERS: one per core on PostgreSQL by default, always one o
   assert.equal(loadConfig({ DATABASE_URL: pg, WORKERS: "3" }).workers, 3);
   assert.equal(loadConfig({ WORKERS: "4" }).workers, 1, "PGlite belongs to one process");
   assert.throws(() => loadConfig({ DATABASE_URL: pg, WORKERS: "0" }), /WORKERS: /);
+});
+
+Deno.test("[config] HITPAY_PAYMENT_METHODS takes HitPay's codes and refuses any it does not know", () => {
+  assert.deepEqual(
+    loadConfig({ HITPAY_PAYMENT_METHODS: "card, paynow_online" }).hitpay.paymentMethods,
+    ["card", "paynow_online"],
+  );
+  assert.deepEqual(
+    loadConfig({ HITPAY_PAYMENT_METHODS: "shopee_pay_later,shopback" }).hitpay.paymentMethods,
+    ["shopee_pay_later", "shopback"],
+  );
+  for (const unknown of ["grabpay", "shopback_paylater", "PAYNOW_ONLINE"]) {
+    assert.throws(
+      () => loadConfig({ HITPAY_PAYMENT_METHODS: `paynow_online,${unknown}` }),
+      new RegExp(`HITPAY_PAYMENT_METHODS: '${unknown}' is not a HitPay payment method code`),
+    );
+  }
+  assert.throws(
+    () => loadConfig({ HITPAY_PAYMENT_METHODS: "paynow_online,,atome" }),
+    /HITPAY_PAYMENT_METHODS: '' is not a HitPay payment method code/,
+  );
 });

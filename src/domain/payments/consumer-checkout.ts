@@ -21,9 +21,6 @@ import { assertClientPrice, newOrderId } from "../orders/place.ts";
 import { AWAITING_PAYMENT, CANCELLED, CONSUMER_CURRENCY } from "./consumer-states.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";
 
-/** HitPay codes for the spec's paynow choice: PayNow / GrabPay / ShopeePay Later / Atome. */
-export const HITPAY_PAYNOW_METHODS = ["paynow_online", "grabpay", "shopee_pay", "atome"];
-
 /** The spec's failure text for a payment that could not be started (§8 Consumer payment). */
 export const PAYMENT_START_FAILED = "Failed to initiate payment, please try again.";
 
@@ -48,6 +45,8 @@ export interface ConsumerCheckoutContext {
   hitpay: HitPayClient;
   /** Absolute base URL of this site, for HitPay's redirect and webhook. */
   siteUrl: string;
+  /** The HitPay codes the checkout page offers (config.hitpay.paymentMethods). */
+  paymentMethods: readonly string[];
 }
 
 /** The spec's answer: the order number and where the browser goes next. */
@@ -148,7 +147,7 @@ export async function startConsumerPayment(
       purpose: `${order.game} ${order.item}`,
       redirectUrl: `${ctx.siteUrl}${PAYMENT_RESULT_PATH}`,
       webhookUrl: `${ctx.siteUrl}/api/payment/hitpay/webhook`,
-      paymentMethods: HITPAY_PAYNOW_METHODS,
+      paymentMethods: ctx.paymentMethods,
     });
     await setPaymentReference(ctx.db, order.id, HITPAY, request.id);
     paymentUrl = request.url;

@@ -2,6 +2,7 @@
 // confirmation moves an order from awaiting payment to payment received, with the supplier job in
 // the same transaction. Every path calls markConsumerOrderPaid, the one transition.
 
+import { createHash } from "node:crypto";
 import { auditActor, type OperatorActor } from "../actor.ts";
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
@@ -18,7 +19,11 @@ import {
 } from "../../db/repositories/payment-events.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
-import { verifyHitPayWebhook } from "../../integrations/hitpay/webhook.ts";
+import {
+  type HitPayUnhandledEvent,
+  verifyHitPayWebhook,
+} from "../../integrations/hitpay/webhook.ts";
+import { findPaidPayment, HITPAY_PAID } from "../../integrations/hitpay/statuses.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
 import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../auth/rate-limit.ts";
@@ -62,6 +67,9 @@ export type PaymentReportResult =
   | { kind: "duplicate" }
   | { kind: "refused"; reason: string }
   | { kind: "retry" };
+
+/** What a HitPay webhook did: a payment report's result, or a signed event stored and ignored. */
+export type HitPayWebhookResult = PaymentReportResult | { kind: "ignored"; outcome: string };
 
 /**
  * Stores a verified payment report once (key: payment id + status) and applies it to the order
@@ -108,28 +116,67 @@ export async function applyPaymentReport(
 }
 
 /**
+ * The key a HitPay payment report is stored under: one per payment and status, so a replay finds
+ * it taken. The status is in the payment request's words: the reconciliation reports a payment
+ * HitPay lists as `succeeded` with HITPAY_PAID ("completed"), the word the v1 webhook for that
+ * same payment carries, so whichever of the two comes second is a replay of the first.
+ */
+function hitPayEventKey(paymentId: string, status: string): string {
+  return `${paymentId}:${status}`;
+}
+
+/**
+ * Stores a signed HitPay event the shop does not act on (a charge, a payout, …) once, with what
+ * was made of it: HitPay retries an event it sees refused, so it is acknowledged and kept. Keyed
+ * by its object, type and body: a redelivery is a duplicate, a later update a new row.
+ */
+async function recordUnhandledEvent(
+  db: Db,
+  event: HitPayUnhandledEvent,
+  rawBody: string,
+): Promise<HitPayWebhookResult> {
+  const name = `${event.object}.${event.eventType}`;
+  const digest = createHash("sha256").update(rawBody, "utf8").digest("hex");
+  const outcome = `ignored: ${name} events are not handled`;
+  return await db.transaction().execute(async (trx) => {
+    const eventId = await insertPaymentEventOnce(trx, {
+      provider: HITPAY,
+      eventKey: `${name}:${digest}`,
+      rawBody,
+    });
+    if (eventId === undefined) return { kind: "duplicate" };
+    await setPaymentEventOutcome(trx, eventId, null, outcome);
+    return { kind: "ignored", outcome };
+  });
+}
+
+/**
  * POST /api/payment/hitpay/webhook: the signature is verified over the raw body before anything
- * is read or stored (401 otherwise), then the event is applied once.
+ * is read or stored (401 otherwise), then the event is applied once; a signed event about
+ * something other than a payment request is recorded and acknowledged.
  */
 export async function receiveHitPayWebhook(
   db: Db,
   input: { rawBody: string; headers: Headers; salt: string; siteUrl: string },
-): Promise<PaymentReportResult> {
+): Promise<HitPayWebhookResult> {
   const event = verifyHitPayWebhook(input.rawBody, input.headers, input.salt);
   if (!event) throw new UnauthenticatedError("Invalid webhook signature");
+  if (event.kind === "unhandled") return await recordUnhandledEvent(db, event, input.rawBody);
   return await applyPaymentReport(db, {
     report: { provider: HITPAY, ...event },
     referenceNumber: event.referenceNumber,
-    eventKey: `${event.paymentId}:${event.status}`,
+    eventKey: hitPayEventKey(event.paymentId, event.status),
     rawBody: input.rawBody,
     siteUrl: input.siteUrl,
   });
 }
 
 /**
- * Asks HitPay where an order's payment request stands, for a webhook that never came: a completed
- * payment is applied exactly as its webhook would be (same event key, so the webhook arriving
- * later is a replay). Returns what happened, or "pending" when nothing was paid yet.
+ * Asks HitPay where an order's payment request stands, for a webhook that never came. Paid means
+ * what statuses.ts says (the request `completed`, or a payment `succeeded`); that payment is then
+ * checked against the order (request, amount, currency) and applied exactly as its webhook would
+ * be, under the same event key, so the webhook arriving later is a replay. Returns what happened,
+ * or "pending" when nothing was paid yet.
  */
 export async function reconcileHitPayPayment(
   db: Db,
@@ -139,18 +186,18 @@ export async function reconcileHitPayPayment(
 ): Promise<string> {
   if (order.payment_provider !== HITPAY || !order.payment_reference) return "no payment request";
   const request = await hitpay.getPaymentRequest(order.payment_reference);
-  const paid = request.payments.find((p) => p.status === "completed");
+  const paid = findPaidPayment(request);
   if (!paid) return "pending";
   const result = await applyPaymentReport(db, {
     report: {
       provider: HITPAY,
       paymentRequestId: request.id,
-      status: paid.status,
+      status: HITPAY_PAID,
       amountCents: paid.amountCents,
       currency: paid.currency,
     },
     referenceNumber: request.referenceNumber,
-    eventKey: `${paid.id}:${paid.status}`,
+    eventKey: hitPayEventKey(paid.id, HITPAY_PAID),
     rawBody: JSON.stringify(request),
     siteUrl,
   });

@@ -2,6 +2,8 @@
 // what a payment event may do to an order. Pure: the webhook, the reconciliation and the tests all
 // ask these functions, and each allowed move is then one conditional UPDATE.
 
+import { HITPAY_PAID } from "../../integrations/hitpay/statuses.ts";
+
 /** A consumer order waits here until HitPay (or an admin, for manual payments) says it is paid. */
 export const AWAITING_PAYMENT = "pending-customer-payment";
 /** Paid; the supplier order is being placed or delivered. */
@@ -29,6 +31,7 @@ export interface PayableOrder {
 export interface PaymentReport {
   provider: string;
   paymentRequestId: string;
+  /** In the payment request's words: HITPAY_PAID ("completed") is paid (statuses.ts). */
   status: string;
   amountCents: number;
   currency: string;
@@ -72,7 +75,7 @@ export function paymentEffect(
   if (report.currency !== CONSUMER_CURRENCY) {
     return { kind: "refuse", reason: "currency does not match the order" };
   }
-  if (report.status !== "completed") {
+  if (report.status !== HITPAY_PAID) {
     return { kind: "record", reason: `payment ${report.status}; order stays ${order.status}` };
   }
   if (order.status !== AWAITING_PAYMENT) {

@@ -2,6 +2,7 @@
 // Pay / Fail / Cancel. Plain server-rendered HTML, no script; every value is escaped.
 
 import { escapeHtml } from "../../shared/html.ts";
+import type { HitPayPaymentMethod } from "./payment-methods.ts";
 
 /** What the page shows of one payment request. */
 export interface CheckoutView {
@@ -20,17 +21,24 @@ export interface CheckoutView {
   returnUrl: string | null;
 }
 
-/** HitPay method codes as buyers know them (external-apis.md §3.2). */
-const METHOD_LABELS: Record<string, string> = {
+/** HitPay method codes with the display names of HitPay's payment methods reference (payment-methods.ts). */
+const METHOD_LABELS: Readonly<Record<string, string>> = {
+  card: "Visa, Mastercard, Amex",
+  card_adyen: "Cards",
+  card_present: "Card Terminal",
+  card_present_adyen: "Card Terminal",
   paynow_online: "PayNow",
-  grabpay: "GrabPay",
+  giro: "GIRO Direct Debit",
   grabpay_direct: "GrabPay",
   grabpay_paylater: "GrabPay PayLater",
   shopee_pay: "ShopeePay",
-  shopback_paylater: "ShopBack PayLater",
+  shopee_pay_later: "SPayLater",
+  shopback: "ShopBack PayLater",
   atome: "Atome",
-  card: "Card",
-};
+  atome_qr: "Atome QR",
+  wechat_pay: "WeChat Pay",
+  upi_qr: "UPI",
+} satisfies Record<HitPayPaymentMethod, string>;
 
 const STYLE = `
 *{box-sizing:border-box}

@@ -28,8 +28,8 @@ export interface PaymentRequestInput {
   redirectUrl: string;
   /** Absolute; the v1 per-request webhook. */
   webhookUrl: string;
-  /** HitPay codes, e.g. ["paynow_online","grabpay","shopee_pay","atome"]. */
-  paymentMethods: string[];
+  /** HitPay codes (payment-methods.ts), e.g. ["paynow_online","grabpay_direct"]. */
+  paymentMethods: readonly string[];
 }
 
 /** A payment request as HitPay reports it. */
@@ -37,7 +37,7 @@ export interface PaymentRequest {
   id: string;
   /** The hosted checkout page the buyer is sent to. */
   url: string;
-  /** "pending" | "completed" | ... (the full enum is unconfirmed). */
+  /** HitPay's payment-request status: "pending", "completed" (paid), … (statuses.ts). */
   status: string;
   amountCents: number;
   /** Upper case, e.g. "SGD". */
@@ -47,6 +47,7 @@ export interface PaymentRequest {
 
 /** A payment request with the payments made against it. */
 export interface PaymentRequestStatus extends PaymentRequest {
+  /** `status` is HitPay's payment status: "succeeded", "failed", … (statuses.ts). */
   payments: { id: string; status: string; amountCents: number; currency: string }[];
 }
 

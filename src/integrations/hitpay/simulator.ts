@@ -1,7 +1,9 @@
 // A local HitPay speaking the wire format of external-apis.md §3: the payment-request API (JSON or
 // form bodies, X-BUSINESS-API-KEY, HitPay's error shapes, formatted amounts), a hosted checkout
 // page with Pay / Fail / Cancel, and the signed v1 webhook. Webhooks go out in the background:
-// the app may be the very server handling the request that triggered them.
+// the app may be the very server handling the request that triggered them. Its answers have the
+// keys and value types of HitPay's documented ones: tests/integrations/hitpay-contract_test.ts
+// compares them with the recorded answers of tests/fixtures/hitpay/.
 
 import { HITPAY_SIMULATOR_CREDENTIALS } from "../../config.ts";
 import { centsToAmountString, centsToDecimalString, dollarsToCents } from "../../domain/money.ts";
@@ -12,6 +14,11 @@ import {
   type SimulatorKnobs,
 } from "../simulator-kit.ts";
 import { renderCheckoutPage, renderMissingCheckoutPage } from "./checkout-page.ts";
+import {
+  HITPAY_PAYMENT_METHOD_CODES,
+  HITPAY_SANDBOX_PAYMENT_METHOD_CODES,
+} from "./payment-methods.ts";
+import type { PaymentRequestStatusValue, PaymentStatusValue } from "./statuses.ts";
 import { signHitPayV1 } from "./webhook.ts";
 
 /** How to build a HitPay simulator; every field has a default. */
@@ -28,6 +35,8 @@ export interface HitPaySimulatorOptions {
   seed?: number;
   /** Clock, ms since epoch. */
   now?: () => number;
+  /** Offer only what HitPay's sandbox offers (`card`, `paynow_online`); other codes get its 422. */
+  sandbox?: boolean;
 }
 
 /** One attempt to deliver a webhook. */
@@ -41,14 +50,23 @@ export interface HitPayWebhookDelivery {
   at: string;
 }
 
-/** A payment made against a request on the checkout page or through a lever. */
+/** A payment made against a request on the checkout page or through a lever (`payments[]`). */
 export interface HitPaySimPayment {
   id: string;
-  status: "completed" | "failed";
-  amount: string;
+  quantity: number;
+  /** HitPay's payment status: a payment that went through is "succeeded", never "completed". */
+  status: Extract<PaymentStatusValue, "succeeded" | "failed">;
+  buyer_name: string | null;
+  buyer_phone: string | null;
+  buyer_email: string | null;
   currency: string;
+  /** A formatted string, as the request's ("1,234.50"). */
+  amount: string;
+  refunded_amount: string;
   payment_type: string;
+  fees: string;
   created_at: string;
+  updated_at: string;
 }
 
 /** A payment request as the simulator keeps it: HitPay's fields, payments and webhook attempts. */
@@ -57,18 +75,30 @@ export interface HitPaySimRequest {
   name: string | null;
   email: string | null;
   phone: string | null;
+  /** Formatted with thousands separators, as HitPay answers ("900,000.00"). */
   amount: string;
+  /** Lower case, as HitPay answers ("sgd"). */
   currency: string;
-  status: "pending" | "completed" | "failed";
+  is_currency_editable: false;
+  /** "completed" once paid. */
+  status: Extract<PaymentRequestStatusValue, "pending" | "completed" | "failed">;
   purpose: string | null;
   reference_number: string | null;
   payment_methods: string[];
   url: string;
   redirect_url: string | null;
   webhook: string | null;
+  send_sms: boolean;
+  send_email: boolean;
+  sms_status: string;
+  email_status: string;
   allow_repeated_payments: false;
+  expiry_date: null;
+  line_items: null;
   created_at: string;
   updated_at: string;
+  staff_id: null;
+  business_location_id: null;
   payments: HitPaySimPayment[];
   /** Simulator only: every webhook attempt, oldest first. */
   webhooks: HitPayWebhookDelivery[];
@@ -95,20 +125,11 @@ export interface HitPaySimulator extends SimulatorFaultLevers {
 export const HITPAY_CREATE_ENDPOINT = "create";
 export const HITPAY_STATUS_ENDPOINT = "status";
 
-/** HitPay's minimum charge, in cents (0.30). */
+/** HitPay's smallest and largest charge, in cents (0.30 and 999,999,999.99; its OpenAPI). */
 const MINIMUM_CENTS = 30;
+const MAXIMUM_CENTS = 99_999_999_999;
 const WEBHOOK_TIMEOUT_MS = 10_000;
 const CHECKOUT_PREFIX = "payment-request/@topup-demo/";
-const KNOWN_METHODS = new Set([
-  "paynow_online",
-  "card",
-  "grabpay",
-  "grabpay_direct",
-  "grabpay_paylater",
-  "shopee_pay",
-  "shopback_paylater",
-  "atome",
-]);
 
 type Fields = Record<string, string | string[]>;
 
@@ -148,14 +169,17 @@ async function readFields(request: Request): Promise<Fields | null> {
   return fields;
 }
 
-/** Laravel-style 422 errors, as HitPay answers invalid input. */
-function validate(fields: Fields): Record<string, string[]> {
+/** Laravel-style 422 errors, with the messages of HitPay's OpenAPI where it gives them. */
+function validate(fields: Fields, knownMethods: ReadonlySet<string>): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const one = (name: string) => typeof fields[name] === "string" ? fields[name] as string : "";
   const amount = one("amount").replaceAll(",", "");
   if (amount === "") errors.amount = ["The amount field is required."];
-  else if (!/^\d+(\.\d{1,2})?$/.test(amount) || dollarsToCents(amount) < MINIMUM_CENTS) {
-    errors.amount = ["The amount must be at least 0.30."];
+  else if (
+    !/^\d+(\.\d{1,2})?$/.test(amount) || dollarsToCents(amount) < MINIMUM_CENTS ||
+    dollarsToCents(amount) > MAXIMUM_CENTS
+  ) {
+    errors.amount = ["The amount must be between 0.3 and 999999999.99."];
   }
   if (!/^[A-Za-z]{3}$/.test(one("currency"))) {
     errors.currency = ["The currency field is required."];
@@ -170,7 +194,7 @@ function validate(fields: Fields): Record<string, string[]> {
   }
   const methods = fields.payment_methods;
   if (
-    methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !KNOWN_METHODS.has(m)))
+    methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !knownMethods.has(m)))
   ) {
     errors.payment_methods = ["The selected payment methods is invalid."];
   }
@@ -183,6 +207,9 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   const apiKey = options.apiKey ?? HITPAY_SIMULATOR_CREDENTIALS.apiKey;
   const salt = options.salt ?? HITPAY_SIMULATOR_CREDENTIALS.salt;
   const now = options.now ?? Date.now;
+  const knownMethods: ReadonlySet<string> = new Set(
+    options.sandbox ? HITPAY_SANDBOX_PAYMENT_METHOD_CODES : HITPAY_PAYMENT_METHOD_CODES,
+  );
   const gate = createFaultGate(options);
   const requests = new Map<string, HitPaySimRequest>();
   /** The last webhook body of each request, to resend. */
@@ -215,30 +242,42 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     inFlight.add(sending);
   }
 
-  /** Records a payment, moves the request on and sends (or holds) the signed v1 webhook. */
-  function settle(id: string, outcome: "completed" | "failed", method?: string): HitPaySimRequest {
+  /**
+   * Records a payment (`succeeded` or `failed`), moves the request to `completed` or `failed`
+   * and sends (or holds) the signed v1 webhook, which reports the request's word.
+   */
+  function settle(id: string, paid: boolean, method?: string): HitPaySimRequest {
     const record = find(id);
     if (record.status !== "pending") {
       throw new RangeError(`HitPay payment request ${id} is ${record.status}, not pending`);
     }
+    const at = hitpayDate(now());
     const payment: HitPaySimPayment = {
       id: crypto.randomUUID(),
-      status: outcome,
-      amount: record.amount,
+      quantity: 1,
+      status: paid ? "succeeded" : "failed",
+      buyer_name: record.name,
+      buyer_phone: record.phone,
+      buyer_email: record.email,
       currency: record.currency,
+      amount: record.amount,
+      refunded_amount: "0.00",
       payment_type: method ?? record.payment_methods[0] ?? "paynow_online",
-      created_at: hitpayDate(now()),
+      fees: "0.00",
+      created_at: at,
+      updated_at: at,
     };
     record.payments.push(payment);
-    record.status = outcome;
-    record.updated_at = payment.created_at;
+    record.status = paid ? "completed" : "failed";
+    record.updated_at = at;
+    // The v1 webhook's amount and currency as HitPay's docs show them: "599.00", "SGD".
     const fields = {
       payment_id: payment.id,
       payment_request_id: record.id,
       phone: record.phone ?? "",
       amount: centsToDecimalString(dollarsToCents(record.amount.replaceAll(",", ""))),
-      currency: record.currency,
-      status: outcome,
+      currency: record.currency.toUpperCase(),
+      status: record.status,
       reference_number: record.reference_number ?? "",
     };
     const body = new URLSearchParams({ ...fields, hmac: signHitPayV1(fields, salt) }).toString();
@@ -257,10 +296,10 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   }
 
   function create(fields: Fields, origin: string): Response {
-    const errors = validate(fields);
-    if (Object.keys(errors).length) {
-      return Response.json({ message: "The given data was invalid.", errors }, { status: 422 });
-    }
+    const errors = validate(fields, knownMethods);
+    const [first] = Object.values(errors);
+    // HitPay's 422: the first error as the message, every error by field (its OpenAPI example).
+    if (first) return Response.json({ message: first[0], errors }, { status: 422 });
     const text = (name: string) => {
       const value = fields[name];
       return typeof value === "string" && value !== "" ? value : null;
@@ -273,9 +312,9 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       name: text("name"),
       email: text("email"),
       phone: text("phone"),
-      // HitPay formats amounts with thousands separators ("900,000.00").
       amount: centsToAmountString(cents),
-      currency: (fields.currency as string).toUpperCase(),
+      currency: (fields.currency as string).toLowerCase(),
+      is_currency_editable: false,
       status: "pending",
       purpose: text("purpose"),
       reference_number: text("reference_number"),
@@ -283,9 +322,17 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       url: `${options.publicUrl ?? origin}${basePath}/${CHECKOUT_PREFIX}${id}/checkout`,
       redirect_url: text("redirect_url"),
       webhook: text("webhook"),
+      send_sms: fields.send_sms === "true",
+      send_email: fields.send_email === "true",
+      sms_status: "pending",
+      email_status: "pending",
       allow_repeated_payments: false,
+      expiry_date: null,
+      line_items: null,
       created_at: at,
       updated_at: at,
+      staff_id: null,
+      business_location_id: null,
       payments: [],
       webhooks: [],
     };
@@ -333,9 +380,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       const form = new URLSearchParams(await request.text());
       const action = form.get("action");
       const method = form.get("method") ?? undefined;
-      if (action === "pay" || action === "fail") {
-        settle(id, action === "pay" ? "completed" : "failed", method);
-      }
+      if (action === "pay" || action === "fail") settle(id, action === "pay", method);
       const status = action === "pay" ? "completed" : action === "fail" ? "failed" : "canceled";
       const back = returnUrl(record, status);
       if (back) return new Response(null, { status: 303, headers: { location: back } });
@@ -343,7 +388,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     return html(renderCheckoutPage({
       action: new URL(request.url).pathname,
       amount: record.amount,
-      currency: record.currency,
+      currency: record.currency.toUpperCase(),
       purpose: record.purpose ?? "",
       referenceNumber: record.reference_number ?? "",
       email: record.email ?? "",
@@ -367,8 +412,8 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   return {
     handler,
     ...gate.levers,
-    pay: (id, method) => settle(id, "completed", method),
-    fail: (id, method) => settle(id, "failed", method),
+    pay: (id, method) => settle(id, true, method),
+    fail: (id, method) => settle(id, false, method),
     resendWebhook(id) {
       const record = find(id);
       const body = lastWebhook.get(id);

@@ -9,17 +9,34 @@ import { dollarsToCents } from "../../domain/money.ts";
 
 /** A payment event HitPay sent, after its signature verified. */
 export interface HitPayPaymentEvent {
+  kind: "payment";
   version: "v1" | "v2";
   paymentId: string;
   paymentRequestId: string;
   /** Our order id, as given when the payment request was created. */
   referenceNumber: string;
-  /** "completed" | "failed" | "pending" | ... */
+  /** The payment request's status word: "completed" (paid), "failed", "pending", … (statuses.ts). */
   status: string;
   amountCents: number;
   /** Upper case, e.g. "SGD". */
   currency: string;
 }
+
+/**
+ * A signed v2 event about something other than a payment request (a charge, a payout, …): HitPay
+ * sends every event the dashboard endpoint subscribes to, and retries any it sees refused.
+ */
+export interface HitPayUnhandledEvent {
+  kind: "unhandled";
+  version: "v2";
+  /** The Hitpay-Event-Object header, e.g. "charge". */
+  object: string;
+  /** The Hitpay-Event-Type header, e.g. "created" ("" when absent). */
+  eventType: string;
+}
+
+/** A webhook whose signature verified. */
+export type HitPayWebhookEvent = HitPayPaymentEvent | HitPayUnhandledEvent;
 
 /** The v2 header carrying hex(HMAC-SHA256(salt, raw body)). */
 export const HITPAY_SIGNATURE_HEADER = "Hitpay-Signature";
@@ -85,6 +102,7 @@ function verifyV1(rawBody: string, salt: string): HitPayPaymentEvent | null {
   const amountCents = readAmount(fields.amount);
   if (amountCents === null || !fields.payment_id || !fields.payment_request_id) return null;
   return {
+    kind: "payment",
     version: "v1",
     paymentId: fields.payment_id,
     paymentRequestId: fields.payment_request_id,
@@ -104,12 +122,20 @@ const V2Schema = z.object({
   payments: z.array(z.object({ id: z.string().min(1) })).nullish(),
 });
 
-function verifyV2(rawBody: string, headers: Headers, salt: string): HitPayPaymentEvent | null {
+function verifyV2(rawBody: string, headers: Headers, salt: string): HitPayWebhookEvent | null {
   const received = headers.get(HITPAY_SIGNATURE_HEADER) ?? "";
   if (!sameSignature(signHitPayV2(rawBody, salt), received)) return null;
-  // Only payment-request events describe a payment of one of our orders.
+  // Only payment-request events describe a payment of one of our orders; the rest are HitPay's
+  // genuine events all the same, to be acknowledged rather than refused.
   const object = headers.get("Hitpay-Event-Object");
-  if (object !== null && object !== "payment_request") return null;
+  if (object !== null && object !== "payment_request") {
+    return {
+      kind: "unhandled",
+      version: "v2",
+      object,
+      eventType: headers.get("Hitpay-Event-Type") ?? "",
+    };
+  }
   let json: unknown;
   try {
     json = JSON.parse(rawBody);
@@ -121,6 +147,7 @@ function verifyV2(rawBody: string, headers: Headers, salt: string): HitPayPaymen
   if (!parsed.success || amountCents === null) return null;
   const body = parsed.data;
   return {
+    kind: "payment",
     version: "v2",
     // Without a payment in the event, the request id names it: still one key per request+status.
     paymentId: body.payments?.at(-1)?.id ?? body.id,
@@ -133,16 +160,16 @@ function verifyV2(rawBody: string, headers: Headers, salt: string): HitPayPaymen
 }
 
 /**
- * null when the signature does not verify or the body is not a payment event. Verifies over
- * the raw body BEFORE parsing: v1 form-encoded with the `hmac` field (sorted key+value,
- * HMAC-SHA256 with the salt, constant-time compare), or v2 JSON with the `Hitpay-Signature`
- * header.
+ * null when the signature does not verify or a payment body is not HitPay's. Verifies over the
+ * raw body BEFORE parsing: v1 form-encoded with the `hmac` field (sorted key+value, HMAC-SHA256
+ * with the salt, constant-time compare), or v2 JSON with the `Hitpay-Signature` header. A signed
+ * v2 event about another object comes back as `unhandled`.
  */
 export function verifyHitPayWebhook(
   rawBody: string,
   headers: Headers,
   salt: string,
-): HitPayPaymentEvent | null {
+): HitPayWebhookEvent | null {
   if (salt === "") return null;
   return headers.has(HITPAY_SIGNATURE_HEADER)
     ? verifyV2(rawBody, headers, salt)

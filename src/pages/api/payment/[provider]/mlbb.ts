@@ -22,6 +22,7 @@ export const POST: APIRoute = async ({ locals, params, request, url }) => {
       suppliers: locals.app.suppliers(),
       hitpay: locals.app.hitpay(),
       siteUrl: siteUrlOf(locals, url),
+      paymentMethods: locals.app.config.hitpay.paymentMethods,
     },
     {
       provider: provider.data,

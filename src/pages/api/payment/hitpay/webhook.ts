@@ -5,8 +5,9 @@ import { siteUrlOf } from "../../../../server/http.ts";
 
 /**
  * HitPay's webhook (external-apis.md §3.3/§3.4). The body is read as raw text and verified
- * before anything is parsed or stored; a bad signature is a 401 that changes nothing. A replay
- * answers 200 so HitPay stops retrying; a refused event (wrong request, amount or currency) is
+ * before anything is parsed or stored; a bad signature is a 401 that changes nothing. A replay,
+ * and a signed v2 event about something other than a payment request (recorded, ignored), answer
+ * 200 so HitPay stops retrying; a refused event (wrong request, amount or currency) is
  * kept as evidence and answered 409; an order that does not know its payment request yet gets a
  * 503 so HitPay sends the event again.
  */
