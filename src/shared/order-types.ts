@@ -102,6 +102,8 @@ export interface SupplierAttemptDto {
 
 /** GET /api/orders/review: an order waiting for an operator (Admin → Orders → Needs review). */
 export interface ReviewOrderDto extends AdminOrderDto {
+  /** Who was asked to deliver it: "elephant" (EliteDias) or "monkey" (MooGold). */
+  supplier: string;
   /** ISO time it entered the queue. */
   reviewSince: string;
   reviewReason: string;

@@ -104,6 +104,7 @@ Deno.test({
             const queue = await listReviewQueue(db);
             const listed = queue.find((o) => o.id === id);
             assert.ok(listed, "listed in Needs review");
+            assert.equal(listed.supplier, "elephant");
             assert.equal(listed.attempts.length, 1);
             assert.equal(listed.attempts[0].outcome, "uncertain");
             assert.match(listed.attempts[0].answer, /timeout/);

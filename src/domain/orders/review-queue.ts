@@ -43,6 +43,7 @@ function presentAttempt(row: SupplierAttemptRow) {
 function presentReviewOrder(order: OrderRow, attempts: SupplierAttemptRow[]): ReviewOrderDto {
   return {
     ...presentAdminOrder(order),
+    supplier: order.supplier,
     reviewSince: order.review_since!.toISOString(),
     reviewReason: order.review_reason ?? "",
     attempts: attempts.map(presentAttempt),

@@ -1,18 +1,26 @@
 // Spec §2 Admin console 'Orders': tabs Resellers and Consumers, search 'Search order...', Refresh
 // All Status when more than one order is new or pending, Export, a Loading overlay until orders
 // arrive, 20 rows a page. The server searches and pages (GET /api/orders): the browser never holds
-// more than the page shown.
+// more than the page shown. A third tab, Needs review (issue 20), holds the orders waiting for an
+// operator and the failed jobs; its count is fetched as the view opens, so it shows on every tab.
 import { useEffect, useRef, useState } from "react";
-import type { AdminOrderDto, AdminOrdersPage, OrderBuyerType } from "../../shared/order-types.ts";
+import type {
+  AdminOrderDto,
+  AdminOrdersPage,
+  OrderBuyerType,
+  ReviewOrderDto,
+} from "../../shared/order-types.ts";
 import { callApi } from "../lib/api.ts";
 import { ConfirmDialog } from "../lib/ConfirmDialog.tsx";
 import { failureText } from "../lib/order-format.ts";
 import { Pagination } from "../lib/Pagination.tsx";
 import { OrdersHeading, requestStatusRefresh } from "../lib/OrdersHeading.tsx";
 import { TabList } from "../lib/TabList.tsx";
+import { useLoad } from "../lib/use-load.ts";
 import { useNarrow } from "../lib/viewport.ts";
 import type { AdminViewProps } from "./types.ts";
 import { AdminOrdersTable } from "./orders/AdminOrdersTable.tsx";
+import { NeedsReviewTab } from "./orders/NeedsReviewTab.tsx";
 import "../../styles/admin-games.css";
 import "../../styles/admin-users.css";
 import "../../styles/orders-table.css";
@@ -20,10 +28,20 @@ import "../../styles/admin-orders.css";
 
 export type OrdersViewProps = AdminViewProps;
 
-const TABS: { key: OrderBuyerType; label: string }[] = [
-  { key: "reseller", label: "Resellers" },
-  { key: "consumer", label: "Consumers" },
-];
+type OrdersTab = OrderBuyerType | "review";
+
+/** The Needs review tab's label, with how many orders wait when any do. */
+function tabsWithReview(waiting: number): { key: OrdersTab; label: string }[] {
+  return [
+    { key: "reseller", label: "Resellers" },
+    { key: "consumer", label: "Consumers" },
+    { key: "review", label: waiting > 0 ? `Needs review (${waiting})` : "Needs review" },
+  ];
+}
+
+async function fetchReviewQueue(): Promise<ReviewOrderDto[]> {
+  return (await callApi<{ orders: ReviewOrderDto[] }>("GET", "/api/orders/review")).orders;
+}
 
 /** Wait after the last keystroke before searching, so typing does not send a call per letter. */
 const SEARCH_DELAY_MS = 250;
@@ -36,7 +54,7 @@ function useSiblingRange(): number {
 }
 
 export default function OrdersView({ mobile }: OrdersViewProps) {
-  const [tab, setTab] = useState<OrderBuyerType>("reseller");
+  const [tab, setTab] = useState<OrdersTab>("reseller");
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
   const [data, setData] = useState<AdminOrdersPage | null>(null);
@@ -52,8 +70,10 @@ export default function OrdersView({ mobile }: OrdersViewProps) {
   const [busy, setBusy] = useState(false);
   const latest = useRef(0);
   const siblings = useSiblingRange();
+  const review = useLoad(fetchReviewQueue, "review", "get orders in review");
 
   useEffect(() => {
+    if (tab === "review") return;
     setLoading(true);
     const call = ++latest.current;
     const query = new URLSearchParams({
@@ -113,50 +133,63 @@ export default function OrdersView({ mobile }: OrdersViewProps) {
 
   return (
     <section class={mobile ? "ao-orders ag-mobile" : "ao-orders"}>
-      <OrdersHeading
-        search={search}
-        onSearch={(text) => {
-          setSearch(text);
-          setPage(1);
-        }}
-        openCount={data?.openCount ?? 0}
-        refreshing={refreshing}
-        onRefreshAll={() => refresh(null)}
-        exportHref={`/api/orders/export?${exportQuery}`}
-      />
+      {tab === "review"
+        ? (
+          <div class="rs-heading">
+            <h2>Orders</h2>
+          </div>
+        )
+        : (
+          <OrdersHeading
+            search={search}
+            onSearch={(text) => {
+              setSearch(text);
+              setPage(1);
+            }}
+            openCount={data?.openCount ?? 0}
+            refreshing={refreshing}
+            onRefreshAll={() => refresh(null)}
+            exportHref={`/api/orders/export?${exportQuery}`}
+          />
+        )}
       <TabList
         label="Orders"
-        items={TABS}
+        items={tabsWithReview(review.state === "ready" ? review.value.length : 0)}
         current={tab}
         onSelect={(key) => {
           setTab(key);
           setPage(1);
+          if (key === "review") review.reload();
         }}
       />
-      <div role="tabpanel" class="ao-panel" aria-busy={loading}>
-        {refreshing !== null && <p class="muted" role="status">Refreshing order status...</p>}
-        {data && (
-          <AdminOrdersTable
-            buyerType={shownTab}
-            orders={data.orders}
-            refreshing={refreshing}
-            onRefresh={refresh}
-            onSettle={(order, cancel) => setSettling({ order, cancel })}
-          />
-        )}
-        {loading && (
-          <div class="ao-overlay" role="status">
-            <span class="rs-spinner" aria-hidden="true" />Loading...
+      {tab === "review" ? <NeedsReviewTab queue={review} onReload={review.reload} /> : (
+        <>
+          <div role="tabpanel" class="ao-panel" aria-busy={loading}>
+            {refreshing !== null && <p class="muted" role="status">Refreshing order status...</p>}
+            {data && (
+              <AdminOrdersTable
+                buyerType={shownTab}
+                orders={data.orders}
+                refreshing={refreshing}
+                onRefresh={refresh}
+                onSettle={(order, cancel) => setSettling({ order, cancel })}
+              />
+            )}
+            {loading && (
+              <div class="ao-overlay" role="status">
+                <span class="rs-spinner" aria-hidden="true" />Loading...
+              </div>
+            )}
           </div>
-        )}
-      </div>
-      {data && (
-        <Pagination
-          page={data.page}
-          pageCount={pageCount}
-          onPage={setPage}
-          siblings={siblings}
-        />
+          {data && (
+            <Pagination
+              page={data.page}
+              pageCount={pageCount}
+              onPage={setPage}
+              siblings={siblings}
+            />
+          )}
+        </>
       )}
       {settling && (
         <ConfirmDialog

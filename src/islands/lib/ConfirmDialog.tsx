@@ -1,5 +1,6 @@
 // A modal yes/no question: delete confirmations (spec §4) and the order confirmation (spec §2).
 import { useEffect, useRef } from "react";
+import type { ComponentChildren } from "preact";
 
 export interface ConfirmDialogProps {
   /** The question, e.g. "Delete game 'PUBG Mobile'?". */
@@ -14,10 +15,13 @@ export interface ConfirmDialogProps {
   onConfirm: () => void;
   /** Called when the user cancels (button or Escape). */
   onCancel: () => void;
+  /** What goes between the question and the buttons: an explanation, a field, an error. */
+  children?: ComponentChildren;
 }
 
 export function ConfirmDialog(
-  { message, confirmLabel, busy = false, tone = "danger", onConfirm, onCancel }: ConfirmDialogProps,
+  { message, confirmLabel, busy = false, tone = "danger", onConfirm, onCancel, children }:
+    ConfirmDialogProps,
 ) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -33,6 +37,7 @@ export function ConfirmDialog(
       }}
     >
       <p>{message}</p>
+      {children}
       <div class="confirm-actions">
         <button type="button" class="btn-secondary" disabled={busy} onClick={onCancel}>
           Cancel

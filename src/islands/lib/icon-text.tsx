@@ -1,5 +1,12 @@
 // Spec texts that carry a symbol, drawn with the inline SVG icons instead of emoji (issue 12).
-import { CheckIcon, CrossIcon, GemIcon, HourglassIcon } from "./icons.tsx";
+import {
+  CheckIcon,
+  CrossIcon,
+  ElephantIcon,
+  GemIcon,
+  HourglassIcon,
+  MonkeyIcon,
+} from "./icons.tsx";
 import { isWaitingStatus, statusLabel } from "./order-format.ts";
 
 export interface WithGemProps {
@@ -41,6 +48,28 @@ export function StatusLabel({ status }: StatusLabelProps) {
   return (
     <span class="rs-status" data-status={status}>
       {statusLabel(status)} <Icon />
+    </span>
+  );
+}
+
+/** The suppliers by the names orders carry (spec §2: 'elephant' and 'monkey'), with their marks. */
+const SUPPLIERS: Record<string, { name: string; Mark: typeof ElephantIcon }> = {
+  elephant: { name: "EliteDias", Mark: ElephantIcon },
+  monkey: { name: "MooGold", Mark: MonkeyIcon },
+};
+
+export interface SupplierNameProps {
+  /** The order's supplier: "elephant", "monkey", or another name shown as it is. */
+  supplier: string;
+}
+
+/** A supplier's own name with the mark the games list uses for it. */
+export function SupplierName({ supplier }: SupplierNameProps) {
+  const known = SUPPLIERS[supplier];
+  if (!known) return <>{supplier}</>;
+  return (
+    <span class="rs-cell">
+      <known.Mark /> {known.name}
     </span>
   );
 }
