@@ -2,15 +2,14 @@ import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import type { Command } from "commander";
 import { addDays, isValid, parse } from "date-fns";
-import { findResellersByNameInsensitive } from "../src/db/repositories/resellers.ts";
-import type { Db } from "../src/db/client.ts";
-import type { OrderFilter } from "../src/db/repositories/orders.ts";
 import {
   ADMIN_ORDERS_SHEET,
   countOrdersToExport,
   exportOrders,
+  type OrderFilter,
   RESELLER_ORDERS_SHEET,
 } from "../src/domain/orders/export.ts";
+import { findLiveResellerByName } from "../src/domain/resellers/accounts.ts";
 import { progressBar, withDb } from "./io.ts";
 
 /** A `--from`/`--to` day, yyyy-MM-dd, as the start of that day in the server's time zone. */
@@ -20,16 +19,6 @@ function parseDay(text: string, option: string): Date {
     throw new Error(`${option} must be a date such as 2025-01-05, got '${text}'`);
   }
   return day;
-}
-
-async function resellerNamed(db: Db, name: string): Promise<{ id: string; name: string }> {
-  const matches = await findResellersByNameInsensitive(db, name);
-  if (matches.length === 0) throw new Error(`No reseller named '${name}'`);
-  if (matches.length > 1) {
-    const names = matches.map((m) => `'${m.name}'`).join(", ");
-    throw new Error(`'${name}' matches several resellers (${names}); be exact`);
-  }
-  return { id: matches[0].id, name: matches[0].name };
 }
 
 interface ExportOptions {
@@ -63,7 +52,7 @@ export function registerOrdersExport(ordersCommand: Command): void {
       // and rename only once the workbook is finished.
       const partial = `${opts.out}.partial`;
       const { what, count } = await withDb(async (db) => {
-        const reseller = opts.reseller ? await resellerNamed(db, opts.reseller) : null;
+        const reseller = opts.reseller ? await findLiveResellerByName(db, opts.reseller) : null;
         const filter: OrderFilter = reseller
           ? { buyerType: "reseller", resellerId: reseller.id, from, to }
           : { from, to };

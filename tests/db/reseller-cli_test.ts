@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
+import { findLiveResellerByName } from "../../src/domain/resellers/accounts.ts";
 
 Deno.test({
   name:
@@ -115,6 +116,33 @@ Deno.test({
         { type: "top_up", actor: "ops-olga" },
         { type: "deduct", actor: "ops-olga" },
       ]);
+    } finally {
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "[cli] orders export --reseller finds the live reseller by name in any case, and refuses a name no reseller has",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase();
+    try {
+      await withHandle(tdb, async (db) => {
+        const shop = await createTestReseller(db, {
+          name: "Nova Shop",
+          email: "nova@test.example",
+          password: "long enough",
+          balanceCents: 0,
+        });
+        assert.deepEqual(await findLiveResellerByName(db, "  nova SHOP "), {
+          id: shop._id,
+          name: "Nova Shop",
+        });
+        await assert.rejects(findLiveResellerByName(db, "Nobody"), /No reseller named 'Nobody'/);
+      });
     } finally {
       await tdb.drop();
     }

@@ -11,6 +11,9 @@ import { format } from "date-fns";
 import type { Db } from "../../db/client.ts";
 import { type OrderExportRow, readOrderBatches } from "../../db/repositories/orders-export.ts";
 import { countOrders, type OrderFilter } from "../../db/repositories/orders.ts";
+
+/** Which orders an export holds. */
+export type { OrderFilter };
 import { centsMinusDecimalString, centsToDollars } from "../money.ts";
 
 /** The file's name before the date; spec §9 only says "a fixed prefix". */

@@ -4,6 +4,7 @@
 import type { Db } from "../../db/client.ts";
 import {
   findResellerByEmail,
+  findResellersByNameInsensitive,
   listResellerRows,
   lockLiveReseller,
   type ResellerPublicRow,
@@ -209,4 +210,21 @@ export async function findLiveResellerByEmail(db: Db, email: string): Promise<Pu
   const row = await findResellerByEmail(db, normalizeEmail(email));
   if (!row) throw new NotFoundError(`No reseller with email ${normalizeEmail(email)}`);
   return presentReseller(row);
+}
+
+/**
+ * The one live reseller whose name is `name` in any case (the CLI's `orders export --reseller`);
+ * a name that matches none or several is refused, naming the candidates.
+ */
+export async function findLiveResellerByName(
+  db: Db,
+  name: string,
+): Promise<{ id: string; name: string }> {
+  const matches = await findResellersByNameInsensitive(db, name);
+  if (matches.length === 0) throw new NotFoundError(`No reseller named '${name}'`);
+  if (matches.length > 1) {
+    const names = matches.map((m) => `'${m.name}'`).join(", ");
+    throw new ConflictError(`'${name}' matches several resellers (${names}); be exact`);
+  }
+  return { id: matches[0].id, name: matches[0].name };
 }
