@@ -1,14 +1,9 @@
-import type { Config } from "../config.ts";
+import { type Config, SIMULATOR_CREDENTIALS } from "../config.ts";
 import { createMoogoldClient, type MoogoldClient } from "./moogold/client.ts";
 import { createElitediasClient, type ElitediasClient } from "./elitedias/client.ts";
 
 /** Where the app mounts the simulators when a supplier runs in simulator mode. */
 export const SIMULATOR_PATHS = { moogold: "/__sim/moogold", elitedias: "/__sim/elitedias" };
-/** Credentials the mounted simulators are created with (demo only, never a real account). */
-export const SIMULATOR_CREDENTIALS = {
-  moogold: { partnerId: "sim_partner", secretKey: "sim_secret" },
-  elitedias: { apiKey: "sim_api_key" },
-};
 
 export interface Suppliers {
   moogold: MoogoldClient;

@@ -72,10 +72,6 @@ export class HitPayError extends Error {
   }
 }
 
-/** Sandbox and production API bases (external-apis.md §3.1). */
-export const HITPAY_SANDBOX_URL = "https://api.sandbox.hit-pay.com/v1";
-export const HITPAY_PRODUCTION_URL = "https://api.hit-pay.com/v1";
-
 const text = z.union([z.string(), z.number()]).transform(String);
 
 /** "900,000.00", "12.34" or 12.34 as integer cents; the thousands comma is HitPay's formatting. */
