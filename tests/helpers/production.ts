@@ -1,3 +1,11 @@
+import { startSimulatorServer } from "../../src/integrations/simulator-kit.ts";
+import { createMoogoldSimulator } from "../../src/integrations/moogold/simulator.ts";
+import { createElitediasSimulator } from "../../src/integrations/elitedias/simulator.ts";
+import { createHitPaySimulator } from "../../src/integrations/hitpay/simulator.ts";
+import { createYahooFinanceSimulator } from "../../src/integrations/fx/simulator.ts";
+import { createMoogoldClient } from "../../src/integrations/moogold/client.ts";
+import { createElitediasClient } from "../../src/integrations/elitedias/client.ts";
+import type { Suppliers } from "../../src/integrations/suppliers.ts";
 import { freePort } from "./harness.ts";
 
 /** Where production's outside services are: the base URL of each, as its variable takes it. */
@@ -58,4 +66,54 @@ export function unreachableServices(): ServiceUrls {
     hitpay: `${closed}/hitpay/v1`,
     fx: `${closed}/yahoo`,
   };
+}
+
+/**
+ * The four simulators on one local port, taking OWN_CREDENTIALS: production's "live" services
+ * for a test, with clients of the suppliers to fill a catalogue from them.
+ */
+export function startLiveServiceSimulators(timeoutMs = 3000) {
+  const moogold = createMoogoldSimulator({
+    basePath: "/mg",
+    partnerId: OWN_CREDENTIALS.MOOGOLD_PARTNER_ID,
+    secretKey: OWN_CREDENTIALS.MOOGOLD_SECRET_KEY,
+  });
+  const elitedias = createElitediasSimulator({
+    basePath: "/ed",
+    apiKey: OWN_CREDENTIALS.ELITEDIAS_API_KEY,
+  });
+  const hitpay = createHitPaySimulator({
+    basePath: "/hp",
+    apiKey: OWN_CREDENTIALS.HITPAY_API_KEY,
+    salt: OWN_CREDENTIALS.HITPAY_SALT,
+  });
+  const yahoo = createYahooFinanceSimulator({ basePath: "/yahoo" });
+  const sims = { mg: moogold, ed: elitedias, hp: hitpay, yahoo };
+  const server = startSimulatorServer(async (request) => {
+    const first = new URL(request.url).pathname.split("/")[1] as keyof typeof sims;
+    return sims[first] ? await sims[first].handler(request) : new Response(null, { status: 404 });
+  });
+  const services: ServiceUrls = {
+    moogold: `${server.url}/mg/`,
+    elitedias: `${server.url}/ed`,
+    elitediasCheckId: `${server.url}/ed/checkid`,
+    hitpay: `${server.url}/hp/v1`,
+    fx: `${server.url}/yahoo`,
+  };
+  const suppliers: Suppliers = {
+    moogold: createMoogoldClient({
+      baseUrl: services.moogold,
+      partnerId: OWN_CREDENTIALS.MOOGOLD_PARTNER_ID,
+      secretKey: OWN_CREDENTIALS.MOOGOLD_SECRET_KEY,
+      timeoutMs,
+    }),
+    elitedias: createElitediasClient({
+      baseUrl: services.elitedias,
+      checkIdUrl: services.elitediasCheckId,
+      apiKey: OWN_CREDENTIALS.ELITEDIAS_API_KEY,
+      origin: PUBLIC_URL,
+      timeoutMs,
+    }),
+  };
+  return { services, suppliers, hitpay, close: () => server.close() };
 }
