@@ -10,6 +10,7 @@ import { registerWorker } from "./worker.ts";
 import { registerAuditCommand } from "./audit.ts";
 import { registerEmailCommands } from "./emails.ts";
 import { registerOrdersConfirmPayment, registerPaymentCommands } from "./payments.ts";
+import { registerDoctorCommand } from "./doctor.ts";
 
 const program = new Command()
   .name("topup")
@@ -31,6 +32,7 @@ registerPaymentCommands(program);
 registerWorker(program);
 registerAuditCommand(program);
 registerEmailCommands(program);
+registerDoctorCommand(program);
 
 try {
   await program.parseAsync(["node", "topup", ...Deno.args]);

@@ -223,15 +223,25 @@ export const HITPAY_SIMULATOR_PATH = "/__sim/hitpay";
 
 const CLIENT_KEY = Symbol.for("topup.hitpay");
 
-/** The process-wide client: live HitPay, or the simulator mounted on this server. */
-export function getHitPayClient(config: Config): HitPayClient {
-  const g = globalThis as { [CLIENT_KEY]?: HitPayClient };
-  g[CLIENT_KEY] ??= createHitPayClient({
-    baseUrl: config.hitpay.mode === "live"
-      ? config.hitpay.baseUrl
-      : `${internalBaseUrl()}${HITPAY_SIMULATOR_PATH}/v1`,
+/** A client of HitPay at `baseUrl` with the configured key. */
+function hitPayClientAt(config: Config, baseUrl: string): HitPayClient {
+  return createHitPayClient({
+    baseUrl,
     apiKey: config.hitpay.apiKey,
     timeoutMs: config.supplierTimeoutMs,
   });
+}
+
+/** The client of live HitPay at config.hitpay.baseUrl (production's, or the sandbox). */
+export function createLiveHitPayClient(config: Config): HitPayClient {
+  return hitPayClientAt(config, config.hitpay.baseUrl);
+}
+
+/** The process-wide client: live HitPay, or the simulator mounted on this server. */
+export function getHitPayClient(config: Config): HitPayClient {
+  const g = globalThis as { [CLIENT_KEY]?: HitPayClient };
+  g[CLIENT_KEY] ??= config.hitpay.mode === "live"
+    ? createLiveHitPayClient(config)
+    : hitPayClientAt(config, `${internalBaseUrl()}${HITPAY_SIMULATOR_PATH}/v1`);
   return g[CLIENT_KEY];
 }
