@@ -11,6 +11,7 @@ import { registerAuditCommand } from "./audit.ts";
 import { registerEmailCommands } from "./emails.ts";
 import { registerOrdersConfirmPayment, registerPaymentCommands } from "./payments.ts";
 import { registerJobCommands, registerOrdersReview } from "./review.ts";
+import { registerDoctorCommand } from "./doctor.ts";
 
 const program = new Command()
   .name("topup")
@@ -34,6 +35,7 @@ registerWorker(program);
 registerJobCommands(program);
 registerAuditCommand(program);
 registerEmailCommands(program);
+registerDoctorCommand(program);
 
 try {
   await program.parseAsync(["node", "topup", ...Deno.args]);

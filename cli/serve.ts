@@ -110,7 +110,9 @@ async function listen(
   const db = getDb(dbOptionsOf(config));
   const entry = pathToFileURL(resolve("dist/server/entry.mjs")).href;
   const { handler } = (await import(entry)) as { handler: NodeHandler };
-  const simulatorsAt = Deno.env.get(SIMULATORS_URL);
+  // Production runs no simulator (config refuses them) and forwards /__sim/ nowhere: such paths
+  // reach the app, which has no page there (404).
+  const simulatorsAt = config.mode === "demo" ? Deno.env.get(SIMULATORS_URL) : undefined;
   const simulators = simulatorsAt ? forwardSimulators(simulatorsAt) : mountSimulators(config);
   const simulated = simulatorsAt !== undefined || simulators.names.length > 0;
   const staticFiles = createStaticFiles(resolve("dist/client"));

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Buffer } from "node:buffer";
-import type { Config } from "../src/config.ts";
+import { type Config, SIMULATOR_CREDENTIALS } from "../src/config.ts";
 import { knobsFromEnv, type SimulatorKnobs } from "../src/integrations/simulator-kit.ts";
 import { createMoogoldSimulator } from "../src/integrations/moogold/simulator.ts";
 import { createElitediasSimulator } from "../src/integrations/elitedias/simulator.ts";
 import { createYahooFinanceSimulator } from "../src/integrations/fx/simulator.ts";
-import { SIMULATOR_CREDENTIALS, SIMULATOR_PATHS } from "../src/integrations/suppliers.ts";
+import { SIMULATOR_PATHS } from "../src/integrations/suppliers.ts";
 import { YAHOO_SIMULATOR_PATH } from "../src/integrations/fx/client.ts";
 import { createHitPaySimulator } from "../src/integrations/hitpay/simulator.ts";
 import { HITPAY_SIMULATOR_PATH } from "../src/integrations/hitpay/client.ts";

@@ -6,9 +6,16 @@ import {
   type HitPayPaymentMethod,
 } from "./integrations/hitpay/payment-methods.ts";
 
-/** Raised when the environment cannot describe a working server; start-up prints it and stops. */
+/**
+ * Raised when the environment cannot describe a working (or, in production, a safe) server:
+ * start-up prints it and stops. Each problem is one sentence naming its variable, on a line of
+ * its own in the message.
+ */
 export class ConfigError extends Error {
   override name = "ConfigError";
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  ${problem}`).join("\n")}`);
+  }
 }
 
 const bool = z
@@ -101,7 +108,8 @@ const EnvSchema = z.object({
   FX_BASE_URL: url(["http://", "https://"]).default("https://query1.finance.yahoo.com"),
   FX_CACHE_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(900),
   HITPAY_MODE: serviceMode.optional(),
-  HITPAY_BASE_URL: url(["http://", "https://"]).default("https://api.sandbox.hit-pay.com/v1"),
+  HITPAY_BASE_URL: url(["http://", "https://"]).optional(),
+  HITPAY_SANDBOX: bool.default(false),
   HITPAY_API_KEY: z.string().min(1).optional(),
   HITPAY_SALT: z.string().min(1).optional(),
   HITPAY_PAYMENT_METHODS: z.string().default(DEFAULT_HITPAY_PAYMENT_METHODS.join(","))
@@ -127,6 +135,24 @@ export const HITPAY_SIMULATOR_CREDENTIALS = {
   apiKey: "sim_hitpay_api_key",
   salt: "sim_hitpay_salt",
 };
+
+/** Credentials the mounted supplier simulators accept (demo only, never a real account). */
+export const SIMULATOR_CREDENTIALS = {
+  moogold: { partnerId: "sim_partner", secretKey: "sim_secret" },
+  elitedias: { apiKey: "sim_api_key" },
+};
+
+/** The demo accounts' passwords (src/domain/auth/bootstrap.ts), printed in the README. */
+export const DEMO_PASSWORDS = { admin: "demo-admin-pass", reseller: "demo-reseller-pass" };
+
+/** HitPay's API bases (external-apis.md §3.1): the sandbox takes no real money. */
+export const HITPAY_SANDBOX_URL = "https://api.sandbox.hit-pay.com/v1";
+export const HITPAY_PRODUCTION_URL = "https://api.hit-pay.com/v1";
+
+/** Whether `url` is on HitPay's sandbox, whose keys, payments and dashboard are all pretend. */
+export function isHitPaySandbox(url: string): boolean {
+  return /(^|\.)sandbox\.hit-pay\.com$/.test(new URL(url).hostname);
+}
 
 /** Demo values of the settings production must set. */
 const DEMO_DEFAULTS = {
@@ -231,20 +257,102 @@ export interface Config {
 function describeIssues(
   error: z.ZodError,
   env: Record<string, string | undefined>,
-): string {
-  return error.issues
-    .map((issue) => {
-      const name = String(issue.path[0] ?? "environment");
-      const got = env[name];
-      // SMTP_URL may carry the mail account's password.
-      const shown = /SECRET|PASSWORD|KEY|SALT/.test(name) || name === "SMTP_URL"
-        ? ""
-        : got === undefined
-        ? ""
-        : ` (got '${got}')`;
-      return `${name}: ${issue.message}${shown}`;
-    })
-    .join("; ");
+): string[] {
+  return error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "environment");
+    const got = env[name];
+    // SMTP_URL may carry the mail account's password.
+    const shown = /SECRET|PASSWORD|KEY|SALT/.test(name) || name === "SMTP_URL"
+      ? ""
+      : got === undefined
+      ? ""
+      : ` (got '${got}')`;
+    return `${name}: ${issue.message}${shown}`;
+  });
+}
+
+type ParsedEnv = z.output<typeof EnvSchema>;
+
+/** Values anyone can read in this repository: the simulators' credentials, the demo passwords. */
+const PUBLISHED_VALUES = new Set([
+  HITPAY_SIMULATOR_CREDENTIALS.apiKey,
+  HITPAY_SIMULATOR_CREDENTIALS.salt,
+  SIMULATOR_CREDENTIALS.moogold.partnerId,
+  SIMULATOR_CREDENTIALS.moogold.secretKey,
+  SIMULATOR_CREDENTIALS.elitedias.apiKey,
+  DEMO_PASSWORDS.admin,
+  DEMO_PASSWORDS.reseller,
+]);
+
+/**
+ * Why this environment, complete as it may be, would be unsafe to take real money with, one
+ * sentence per problem naming its variable: a simulated outside service; no https PUBLIC_URL
+ * (production builds every absolute link from it, never from a request's Host); a secret left at a
+ * published demo value or a placeholder; the demo's contact details; HitPay's sandbox without
+ * HITPAY_SANDBOX=1.
+ */
+function productionProblems(e: ParsedEnv): string[] {
+  const problems: string[] = [];
+  for (const name of ["MOOGOLD_MODE", "ELITEDIAS_MODE", "HITPAY_MODE", "FX_MODE"] as const) {
+    if (e[name] === "simulator") {
+      problems.push(`${name}: simulator is not allowed when APP_MODE is production (set live)`);
+    }
+  }
+  if (!e.PUBLIC_URL) {
+    problems.push(
+      "PUBLIC_URL: required when APP_MODE is production (the https:// address customers use)",
+    );
+  } else if (!e.PUBLIC_URL.startsWith("https://")) {
+    problems.push(
+      `PUBLIC_URL: must start with https:// when APP_MODE is production (got '${e.PUBLIC_URL}')`,
+    );
+  }
+  // APP_SECRET and INBOUND_MAIL_SECRET are longer than any published value; see below for them.
+  const credentials = [
+    "HITPAY_API_KEY",
+    "HITPAY_SALT",
+    "MOOGOLD_PARTNER_ID",
+    "MOOGOLD_SECRET_KEY",
+    "ELITEDIAS_API_KEY",
+    "ADMIN_PASSWORD",
+  ] as const;
+  for (const name of credentials) {
+    if (PUBLISHED_VALUES.has(e[name] ?? "")) {
+      problems.push(
+        `${name}: is a demo value published in this repository (a simulator's credential or a ` +
+          "demo password); set your own",
+      );
+    }
+  }
+  // A random key of 24+ characters has far more than 8 different ones; "xxxx…" or "0000…" is a
+  // placeholder someone meant to replace.
+  for (const name of ["APP_SECRET", "INBOUND_MAIL_SECRET"] as const) {
+    const value = e[name];
+    if (value && new Set(value).size < 8) {
+      problems.push(
+        `${name}: looks like a placeholder (fewer than 8 different characters); ` +
+          "use random characters, e.g. from openssl rand -hex 32",
+      );
+    }
+  }
+  const demoContacts = [
+    ["MAIL_FROM", DEMO_DEFAULTS.mailFrom],
+    ["WHATSAPP_URL", DEMO_DEFAULTS.whatsappUrl],
+    ["TELEGRAM_URL", DEMO_DEFAULTS.telegramUrl],
+  ] as const;
+  for (const [name, demo] of demoContacts) {
+    if (e[name] === demo) {
+      problems.push(`${name}: is the demo's placeholder (${demo}); set your own`);
+    }
+  }
+  if (e.HITPAY_BASE_URL && isHitPaySandbox(e.HITPAY_BASE_URL) && !e.HITPAY_SANDBOX) {
+    problems.push(
+      "HITPAY_BASE_URL: is HitPay's sandbox, which takes no real money; use " +
+        `${HITPAY_PRODUCTION_URL} (the default in production), or set HITPAY_SANDBOX=1 to rehearse ` +
+        "with sandbox keys",
+    );
+  }
+  return problems;
 }
 
 /** Reads and validates configuration; a bad value throws ConfigError naming the variable. */
@@ -253,11 +361,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
   );
   const parsed = EnvSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(
-      `Invalid configuration: ${describeIssues(parsed.error, cleaned)}`,
-    );
-  }
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, cleaned));
   const e = parsed.data;
   const production = e.APP_MODE === "production";
   const problems: string[] = [];
@@ -285,11 +389,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (hitpayMode === "live" && (!e.HITPAY_API_KEY || !e.HITPAY_SALT)) {
     problems.push("HITPAY_API_KEY and HITPAY_SALT: required when HitPay is live");
   }
+  // Production takes real payments unless told otherwise; a demo trying live HitPay gets its sandbox.
+  const hitpayBaseUrl =
+    (e.HITPAY_BASE_URL ?? (production ? HITPAY_PRODUCTION_URL : HITPAY_SANDBOX_URL))
+      .replace(/\/+$/, "");
   const missingProduction = (["SMTP_URL", "MAIL_FROM", "WHATSAPP_URL", "TELEGRAM_URL"] as const)
     .filter((name) => !e[name]);
   if (production && missingProduction.length) {
     problems.push(`${missingProduction.join(", ")}: required when APP_MODE is production`);
   }
+  if (production) problems.push(...productionProblems(e));
   const s3 = e.STORAGE === "s3";
   const missingS3 = (
     ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const
@@ -297,9 +406,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (s3 && missingS3.length) {
     problems.push(`${missingS3.join(", ")}: required when STORAGE is s3`);
   }
-  if (problems.length) {
-    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
-  }
+  if (problems.length) throw new ConfigError(problems);
 
   return {
     mode: e.APP_MODE,
@@ -374,14 +481,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     hitpay: hitpayMode === "live"
       ? {
         mode: "live",
-        baseUrl: e.HITPAY_BASE_URL.replace(/\/+$/, ""),
+        baseUrl: hitpayBaseUrl,
         apiKey: e.HITPAY_API_KEY!,
         salt: e.HITPAY_SALT!,
         paymentMethods: e.HITPAY_PAYMENT_METHODS,
       }
       : {
         mode: "simulator",
-        baseUrl: e.HITPAY_BASE_URL.replace(/\/+$/, ""),
+        baseUrl: hitpayBaseUrl,
         apiKey: e.HITPAY_API_KEY ?? HITPAY_SIMULATOR_CREDENTIALS.apiKey,
         salt: e.HITPAY_SALT ?? HITPAY_SIMULATOR_CREDENTIALS.salt,
         paymentMethods: e.HITPAY_PAYMENT_METHODS,

@@ -93,6 +93,12 @@ export function describeIssues(error: z.ZodError): string {
     .join("; ");
 }
 
+/**
+ * Why a request got no answer. Deno's fetch rejects with only "fetch failed" and keeps the reason
+ * (DNS lookup, connection refused, TLS) in `cause`, behind a prefix repeating the URL.
+ */
 function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const reason = error.cause instanceof Error ? error.cause.message : error.message;
+  return reason.replace(/^error sending request for url \([^)]*\): (client error \(\w+\): )?/, "");
 }

@@ -1,14 +1,9 @@
-import type { Config } from "../config.ts";
+import { type Config, SIMULATOR_CREDENTIALS } from "../config.ts";
 import { createMoogoldClient, type MoogoldClient } from "./moogold/client.ts";
 import { createElitediasClient, type ElitediasClient } from "./elitedias/client.ts";
 
 /** Where the app mounts the simulators when a supplier runs in simulator mode. */
 export const SIMULATOR_PATHS = { moogold: "/__sim/moogold", elitedias: "/__sim/elitedias" };
-/** Credentials the mounted simulators are created with (demo only, never a real account). */
-export const SIMULATOR_CREDENTIALS = {
-  moogold: { partnerId: "sim_partner", secretKey: "sim_secret" },
-  elitedias: { apiKey: "sim_api_key" },
-};
 
 export interface Suppliers {
   moogold: MoogoldClient;
@@ -27,43 +22,50 @@ export function internalBaseUrl(): string {
 
 const SUPPLIERS_KEY = Symbol.for("topup.suppliers");
 
+/** The client of live MooGold (config.moogold.mode is "live": config requires its credentials). */
+export function createLiveMoogoldClient(config: Config): MoogoldClient {
+  const mg = config.moogold;
+  return createMoogoldClient({
+    baseUrl: mg.baseUrl,
+    partnerId: mg.partnerId!,
+    secretKey: mg.secretKey!,
+    timeoutMs: config.supplierTimeoutMs,
+  });
+}
+
+/** The client of live EliteDias (config.elitedias.mode is "live": config requires its key). */
+export function createLiveElitediasClient(config: Config): ElitediasClient {
+  const ed = config.elitedias;
+  return createElitediasClient({
+    baseUrl: ed.baseUrl,
+    checkIdUrl: ed.checkIdUrl,
+    apiKey: ed.apiKey!,
+    origin: ed.origin ?? config.publicUrl ?? "https://localhost",
+    timeoutMs: config.supplierTimeoutMs,
+  });
+}
+
 /** The supplier clients: live vendors or the mounted simulators, as configured. */
 export function getSuppliers(config: Config): Suppliers {
   const g = globalThis as { [SUPPLIERS_KEY]?: Suppliers };
   if (g[SUPPLIERS_KEY]) return g[SUPPLIERS_KEY];
   const timeoutMs = config.supplierTimeoutMs;
-  const mg = config.moogold;
-  const moogold = mg.mode === "live"
-    ? createMoogoldClient({
-      baseUrl: mg.baseUrl,
-      partnerId: mg.partnerId!,
-      secretKey: mg.secretKey!,
-      timeoutMs,
-    })
+  const moogold = config.moogold.mode === "live"
+    ? createLiveMoogoldClient(config)
     : createMoogoldClient({
       baseUrl: `${internalBaseUrl()}${SIMULATOR_PATHS.moogold}/`,
       ...SIMULATOR_CREDENTIALS.moogold,
       timeoutMs,
     });
-  const ed = config.elitedias;
-  const simBase = ed.mode === "live" ? "" : `${internalBaseUrl()}${SIMULATOR_PATHS.elitedias}`;
-  const elitedias = createElitediasClient(
-    ed.mode === "live"
-      ? {
-        baseUrl: ed.baseUrl,
-        checkIdUrl: ed.checkIdUrl,
-        apiKey: ed.apiKey!,
-        origin: ed.origin ?? config.publicUrl ?? "https://localhost",
-        timeoutMs,
-      }
-      : {
-        baseUrl: simBase,
-        checkIdUrl: `${simBase}/checkid`,
-        apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
-        origin: config.publicUrl ?? internalBaseUrl(),
-        timeoutMs,
-      },
-  );
+  const elitedias = config.elitedias.mode === "live"
+    ? createLiveElitediasClient(config)
+    : createElitediasClient({
+      baseUrl: `${internalBaseUrl()}${SIMULATOR_PATHS.elitedias}`,
+      checkIdUrl: `${internalBaseUrl()}${SIMULATOR_PATHS.elitedias}/checkid`,
+      apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
+      origin: config.publicUrl ?? internalBaseUrl(),
+      timeoutMs,
+    });
   g[SUPPLIERS_KEY] = { moogold, elitedias };
   return g[SUPPLIERS_KEY];
 }

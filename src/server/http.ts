@@ -1,4 +1,5 @@
 import type { AstroCookies } from "astro";
+import type { Config } from "../config.ts";
 import type { z } from "zod";
 import {
   DomainError,
@@ -163,15 +164,18 @@ function requireActive(locals: App.Locals): CurrentSession {
 }
 
 /**
- * Sets the session cookie: HttpOnly, SameSite=Lax, and Secure when the request came over HTTPS
- * or the public URL is HTTPS (TLS usually ends at a proxy in front of the app).
+ * Sets the session cookie: HttpOnly, SameSite=Lax, and Secure in production whatever the request's
+ * scheme (TLS usually ends at a proxy in front of the app, which forwards plain http), elsewhere
+ * when the request came over HTTPS or the public URL is HTTPS.
  */
 export function setSessionCookie(
   cookies: AstroCookies,
   token: string,
-  request: { url: URL; publicUrl?: string },
+  request: { url: URL; config: Pick<Config, "mode" | "publicUrl"> },
 ): void {
-  const secure = request.url.protocol === "https:" || !!request.publicUrl?.startsWith("https:");
+  const { mode, publicUrl } = request.config;
+  const secure = mode === "production" || request.url.protocol === "https:" ||
+    !!publicUrl?.startsWith("https:");
   cookies.set(SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,
@@ -184,7 +188,11 @@ export function clearSessionCookie(cookies: AstroCookies): void {
   cookies.delete(SESSION_COOKIE, { path: "/" });
 }
 
-/** This site's absolute base URL: PUBLIC_URL, else the origin the request came to. */
+/**
+ * This site's absolute base URL, the one home of every absolute link the app hands out (payment
+ * redirects and webhooks, mail, uploads, the OpenAPI servers): PUBLIC_URL, which production always
+ * has, so a request's Host is never echoed there; only the demo falls back to the request's origin.
+ */
 export function siteUrlOf(locals: App.Locals, url: URL): string {
   return locals.app.config.publicUrl ?? url.origin;
 }

@@ -27,7 +27,7 @@ export async function handleLogin(
     code: input.code,
     ip: locals.ip,
   });
-  setSessionCookie(cookies, result.token, { url, publicUrl: locals.app.config.publicUrl });
+  setSessionCookie(cookies, result.token, { url, config: locals.app.config });
   if (result.kind === "enrol") {
     return Response.json({
       user: result.user,

@@ -20,6 +20,7 @@ import {
   TOTP_PER_ACCOUNT,
 } from "../../src/domain/auth/rate-limit.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
+import { productionEnv, unreachableServices } from "../helpers/production.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const PASSWORD = "a long test password";
@@ -552,19 +553,10 @@ Deno.test({
   ...opts,
   async fn() {
     const tdb = await createTestDatabase();
+    // Production runs no simulator: the live services point where nothing answers (start-up
+    // calls none of them).
     const server = await startTestServer(tdb, {
-      APP_MODE: "production",
-      APP_SECRET: "a-production-secret-of-32-characters-or-more",
-      MOOGOLD_MODE: "simulator",
-      ELITEDIAS_MODE: "simulator",
-      HITPAY_MODE: "simulator",
-      FX_MODE: "simulator",
-      SMTP_URL: "smtp://127.0.0.1:9",
-      MAIL_FROM: "TopUp <receipts@example.com>",
-      WHATSAPP_URL: "https://wa.me/6591234567",
-      TELEGRAM_URL: "https://t.me/topup",
-      ADMIN_EMAIL: "ops@example.com",
-      ADMIN_PASSWORD: PASSWORD,
+      ...productionEnv(unreachableServices()),
       RUN_JOBS: "0",
     });
     try {

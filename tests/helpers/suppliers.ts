@@ -3,7 +3,8 @@ import { createMoogoldSimulator } from "../../src/integrations/moogold/simulator
 import { createElitediasSimulator } from "../../src/integrations/elitedias/simulator.ts";
 import { createMoogoldClient } from "../../src/integrations/moogold/client.ts";
 import { createElitediasClient } from "../../src/integrations/elitedias/client.ts";
-import { SIMULATOR_CREDENTIALS, type Suppliers } from "../../src/integrations/suppliers.ts";
+import { SIMULATOR_CREDENTIALS } from "../../src/config.ts";
+import type { Suppliers } from "../../src/integrations/suppliers.ts";
 
 /**
  * Both supplier simulators on a free port, with clients pointed at them. The clients' timeout is

@@ -136,10 +136,15 @@ Deno.test("[moogold] fault rates replay identically for the same seed", async ()
   for (const kind of ["ok", "supplier", "malformed"]) assert.ok(first.includes(kind), kind);
 });
 
-Deno.test("[moogold] an unreachable server is a network error", async () => {
+Deno.test("[moogold] an unreachable server is a network error that says why", async () => {
   const server = startSimulatorServer(moogold().handler);
   await server.close();
-  assert.equal(kindOf(await moogoldAt(server.url).balance()), "network");
+  const result = await moogoldAt(server.url).balance();
+  assert.equal(kindOf(result), "network");
+  assert.match(
+    result.ok ? "" : result.message,
+    /^cannot reach 127\.0\.0\.1:\d+: tcp connect error: Connection refused/,
+  );
 });
 
 Deno.test("[simulator] close() releases a held response instead of waiting for it", async () => {

@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import {
   ConfigError,
   dbOptionsOf,
+  DEMO_PASSWORDS,
   HITPAY_SIMULATOR_CREDENTIALS,
   loadConfig,
+  SIMULATOR_CREDENTIALS,
 } from "../../src/config.ts";
 
 Deno.test("[config] no configuration is a demo on PGlite in ./data, port 8000", () => {
@@ -47,35 +49,59 @@ Deno.test("[config] a bad value stops start-up with a message naming the variabl
   );
 });
 
+/** A production environment with nothing unsafe in it: every service live, secrets of its own. */
+const SAFE_PRODUCTION = {
+  APP_MODE: "production",
+  PUBLIC_URL: "https://shop.example.com",
+  APP_SECRET: "3f9c2a71e8d4b6059a1c7e2f8b3d4a6c",
+  MOOGOLD_PARTNER_ID: "partner-4821",
+  MOOGOLD_SECRET_KEY: "mg-secret-7f3a9c2e",
+  ELITEDIAS_API_KEY: "ed-key-5b8d1f4a",
+  HITPAY_API_KEY: "live-key",
+  HITPAY_SALT: "live-salt",
+  SMTP_URL: "smtps://mailer:pw@smtp.example.com:465",
+  MAIL_FROM: "TopUp <receipts@example.com>",
+  WHATSAPP_URL: "https://wa.me/6591234567",
+  TELEGRAM_URL: "https://t.me/topup",
+  INBOUND_MAIL_SECRET: "inbound-secret-0123456789abcdef",
+};
+
+/** The problems loadConfig refuses `env` with, one line each. */
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    assert.deepEqual(error.message.split("\n").slice(1), error.problems.map((p) => `  ${p}`));
+    return error.problems;
+  }
+  return [];
+}
+
 Deno.test("[config] production needs APP_SECRET, live credentials, SMTP and contact links", () => {
-  assert.throws(() => loadConfig({ APP_MODE: "production" }), (e: Error) => {
-    assert.match(e.message, /APP_SECRET: required/);
-    assert.match(e.message, /MOOGOLD_PARTNER_ID and MOOGOLD_SECRET_KEY/);
-    assert.match(e.message, /ELITEDIAS_API_KEY/);
-    assert.match(e.message, /HITPAY_API_KEY and HITPAY_SALT: required when HitPay is live/);
-    assert.match(
-      e.message,
-      /SMTP_URL, MAIL_FROM, WHATSAPP_URL, TELEGRAM_URL: required when APP_MODE is production/,
-    );
-    return true;
-  });
-  const ok = loadConfig({
-    APP_MODE: "production",
-    APP_SECRET: "x".repeat(32),
-    MOOGOLD_MODE: "simulator",
-    ELITEDIAS_MODE: "simulator",
-    HITPAY_API_KEY: "live-key",
-    HITPAY_SALT: "live-salt",
-    SMTP_URL: "smtps://mailer:pw@smtp.example.com:465",
-    MAIL_FROM: "TopUp <receipts@example.com>",
-    WHATSAPP_URL: "https://wa.me/6591234567",
-    TELEGRAM_URL: "https://t.me/topup",
-    INBOUND_MAIL_SECRET: "inbound-secret-0123456789abcdef",
-  });
+  const problems = problemsOf({ APP_MODE: "production" });
+  for (
+    const line of [
+      /^APP_SECRET: required/,
+      /^MOOGOLD_PARTNER_ID and MOOGOLD_SECRET_KEY/,
+      /^ELITEDIAS_API_KEY/,
+      /^HITPAY_API_KEY and HITPAY_SALT: required when HitPay is live/,
+      /^SMTP_URL, MAIL_FROM, WHATSAPP_URL, TELEGRAM_URL: required when APP_MODE is production/,
+      /^PUBLIC_URL: required when APP_MODE is production/,
+    ]
+  ) {
+    assert.equal(problems.filter((p) => line.test(p)).length, 1, `${line} in ${problems}`);
+  }
+  const ok = loadConfig(SAFE_PRODUCTION);
   assert.equal(ok.mode, "production");
+  assert.equal(ok.publicUrl, "https://shop.example.com");
+  assert.deepEqual(
+    [ok.moogold.mode, ok.elitedias.mode, ok.fx.mode, ok.hitpay.mode],
+    ["live", "live", "live", "live"],
+  );
   assert.deepEqual(ok.hitpay, {
     mode: "live",
-    baseUrl: "https://api.sandbox.hit-pay.com/v1",
+    baseUrl: "https://api.hit-pay.com/v1",
     apiKey: "live-key",
     salt: "live-salt",
     paymentMethods: ["paynow_online", "grabpay_direct", "shopee_pay", "atome"],
@@ -86,6 +112,65 @@ Deno.test("[config] production needs APP_SECRET, live credentials, SMTP and cont
     from: "TopUp <receipts@example.com>",
     inboundSecret: "inbound-secret-0123456789abcdef",
   });
+});
+
+Deno.test("[config] production refuses each unsafe setting with one line naming it", () => {
+  const demoAdmin = { ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: DEMO_PASSWORDS.admin };
+  const cases: [Record<string, string | undefined>, RegExp][] = [
+    [{ MOOGOLD_MODE: "simulator" }, /^MOOGOLD_MODE: simulator is not allowed/],
+    [{ ELITEDIAS_MODE: "simulator" }, /^ELITEDIAS_MODE: simulator is not allowed/],
+    [{ HITPAY_MODE: "simulator" }, /^HITPAY_MODE: simulator is not allowed/],
+    [{ FX_MODE: "simulator" }, /^FX_MODE: simulator is not allowed/],
+    [{ PUBLIC_URL: undefined }, /^PUBLIC_URL: required when APP_MODE is production/],
+    [
+      { PUBLIC_URL: "http://shop.example.com" },
+      /^PUBLIC_URL: must start with https:\/\/ .*\(got 'http:\/\/shop\.example\.com'\)/,
+    ],
+    [{ APP_SECRET: undefined }, /^APP_SECRET: required when APP_MODE is production/],
+    [{ APP_SECRET: "x".repeat(32) }, /^APP_SECRET: looks like a placeholder/],
+    [{ INBOUND_MAIL_SECRET: "0".repeat(24) }, /^INBOUND_MAIL_SECRET: looks like a placeholder/],
+    [{ HITPAY_API_KEY: HITPAY_SIMULATOR_CREDENTIALS.apiKey }, /^HITPAY_API_KEY: is a demo value/],
+    [{ HITPAY_SALT: HITPAY_SIMULATOR_CREDENTIALS.salt }, /^HITPAY_SALT: is a demo value/],
+    [
+      { MOOGOLD_PARTNER_ID: SIMULATOR_CREDENTIALS.moogold.partnerId },
+      /^MOOGOLD_PARTNER_ID: is a demo value/,
+    ],
+    [
+      { MOOGOLD_SECRET_KEY: SIMULATOR_CREDENTIALS.moogold.secretKey },
+      /^MOOGOLD_SECRET_KEY: is a demo value/,
+    ],
+    [
+      { ELITEDIAS_API_KEY: SIMULATOR_CREDENTIALS.elitedias.apiKey },
+      /^ELITEDIAS_API_KEY: is a demo value/,
+    ],
+    [demoAdmin, /^ADMIN_PASSWORD: is a demo value/],
+    [{ MAIL_FROM: "TopUp <receipts@topup.test>" }, /^MAIL_FROM: is the demo's placeholder/],
+    [{ WHATSAPP_URL: "https://wa.me/6500000000" }, /^WHATSAPP_URL: is the demo's placeholder/],
+    [{ TELEGRAM_URL: "https://t.me/topup_demo" }, /^TELEGRAM_URL: is the demo's placeholder/],
+    [
+      { HITPAY_BASE_URL: "https://api.sandbox.hit-pay.com/v1" },
+      /^HITPAY_BASE_URL: is HitPay's sandbox, which takes no real money; use https:\/\/api\.hit-pay\.com\/v1/,
+    ],
+  ];
+  for (const [unsafe, line] of cases) {
+    const problems = problemsOf({ ...SAFE_PRODUCTION, ...unsafe });
+    assert.equal(problems.length, 1, `${JSON.stringify(unsafe)}: ${problems.join(" | ")}`);
+    assert.match(problems[0], line);
+    // Demo mode takes the same setting as before.
+    assert.deepEqual(problemsOf({ ...SAFE_PRODUCTION, ...unsafe, APP_MODE: "demo" }), []);
+  }
+});
+
+Deno.test("[config] HitPay's sandbox in production only with HITPAY_SANDBOX=1", () => {
+  const sandbox = { ...SAFE_PRODUCTION, HITPAY_BASE_URL: "https://api.sandbox.hit-pay.com/v1/" };
+  assert.equal(problemsOf(sandbox).length, 1);
+  const rehearsal = loadConfig({ ...sandbox, HITPAY_SANDBOX: "1" });
+  assert.equal(rehearsal.hitpay.baseUrl, "https://api.sandbox.hit-pay.com/v1");
+  assert.equal(
+    loadConfig({ ...SAFE_PRODUCTION, HITPAY_SANDBOX: "1" }).hitpay.baseUrl,
+    "https://api.hit-pay.com/v1",
+    "the flag allows the sandbox, it does not choose it",
+  );
 });
 
 Deno.test("[config] a short INBOUND_MAIL_SECRET is refused without showing it", () => {

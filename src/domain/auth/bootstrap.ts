@@ -1,4 +1,4 @@
-import type { Config } from "../../config.ts";
+import { type Config, DEMO_PASSWORDS } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { findResellerByEmail } from "../../db/repositories/resellers.ts";
 import { createReseller, hasNoAdmins } from "./users.ts";
@@ -8,12 +8,12 @@ import { createAdmin } from "../admin/admins.ts";
 export const DEMO_ADMIN = {
   name: "Demo Admin",
   email: "admin@demo.test",
-  password: "demo-admin-pass",
+  password: DEMO_PASSWORDS.admin,
 };
 export const DEMO_RESELLER = {
   name: "Demo Reseller",
   email: "reseller@demo.test",
-  password: "demo-reseller-pass",
+  password: DEMO_PASSWORDS.reseller,
   balanceCents: 100_000,
 };
 

@@ -112,15 +112,25 @@ export function createYahooFinanceClient(options: YahooFinanceClientOptions): Ya
 
 const CLIENT_KEY = Symbol.for("topup.yahoo-finance");
 
-/** The process-wide client: live Yahoo Finance, or the simulator mounted on this server. */
-export function getYahooFinanceClient(config: Config): YahooFinanceClient {
-  const g = globalThis as { [CLIENT_KEY]?: YahooFinanceClient };
-  g[CLIENT_KEY] ??= createYahooFinanceClient({
-    baseUrl: config.fx.mode === "live"
-      ? config.fx.baseUrl
-      : `${internalBaseUrl()}${YAHOO_SIMULATOR_PATH}`,
+/** A client of Yahoo Finance (or its simulator) at `baseUrl`. */
+function yahooFinanceClientAt(config: Config, baseUrl: string): YahooFinanceClient {
+  return createYahooFinanceClient({
+    baseUrl,
     timeoutMs: config.supplierTimeoutMs,
     userAgent: BROWSER_USER_AGENT,
   });
+}
+
+/** The client of live Yahoo Finance at config.fx.baseUrl. */
+export function createLiveYahooFinanceClient(config: Config): YahooFinanceClient {
+  return yahooFinanceClientAt(config, config.fx.baseUrl);
+}
+
+/** The process-wide client: live Yahoo Finance, or the simulator mounted on this server. */
+export function getYahooFinanceClient(config: Config): YahooFinanceClient {
+  const g = globalThis as { [CLIENT_KEY]?: YahooFinanceClient };
+  g[CLIENT_KEY] ??= config.fx.mode === "live"
+    ? createLiveYahooFinanceClient(config)
+    : yahooFinanceClientAt(config, `${internalBaseUrl()}${YAHOO_SIMULATOR_PATH}`);
   return g[CLIENT_KEY];
 }

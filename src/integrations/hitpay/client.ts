@@ -73,10 +73,6 @@ export class HitPayError extends Error {
   }
 }
 
-/** Sandbox and production API bases (external-apis.md §3.1). */
-export const HITPAY_SANDBOX_URL = "https://api.sandbox.hit-pay.com/v1";
-export const HITPAY_PRODUCTION_URL = "https://api.hit-pay.com/v1";
-
 const text = z.union([z.string(), z.number()]).transform(String);
 
 /** "900,000.00", "12.34" or 12.34 as integer cents; the thousands comma is HitPay's formatting. */
@@ -228,15 +224,25 @@ export const HITPAY_SIMULATOR_PATH = "/__sim/hitpay";
 
 const CLIENT_KEY = Symbol.for("topup.hitpay");
 
-/** The process-wide client: live HitPay, or the simulator mounted on this server. */
-export function getHitPayClient(config: Config): HitPayClient {
-  const g = globalThis as { [CLIENT_KEY]?: HitPayClient };
-  g[CLIENT_KEY] ??= createHitPayClient({
-    baseUrl: config.hitpay.mode === "live"
-      ? config.hitpay.baseUrl
-      : `${internalBaseUrl()}${HITPAY_SIMULATOR_PATH}/v1`,
+/** A client of HitPay at `baseUrl` with the configured key. */
+function hitPayClientAt(config: Config, baseUrl: string): HitPayClient {
+  return createHitPayClient({
+    baseUrl,
     apiKey: config.hitpay.apiKey,
     timeoutMs: config.supplierTimeoutMs,
   });
+}
+
+/** The client of live HitPay at config.hitpay.baseUrl (production's, or the sandbox). */
+export function createLiveHitPayClient(config: Config): HitPayClient {
+  return hitPayClientAt(config, config.hitpay.baseUrl);
+}
+
+/** The process-wide client: live HitPay, or the simulator mounted on this server. */
+export function getHitPayClient(config: Config): HitPayClient {
+  const g = globalThis as { [CLIENT_KEY]?: HitPayClient };
+  g[CLIENT_KEY] ??= config.hitpay.mode === "live"
+    ? createLiveHitPayClient(config)
+    : hitPayClientAt(config, `${internalBaseUrl()}${HITPAY_SIMULATOR_PATH}/v1`);
   return g[CLIENT_KEY];
 }

@@ -4,6 +4,7 @@
 
 import { Buffer } from "node:buffer";
 import { timingSafeEqual } from "node:crypto";
+import { SIMULATOR_CREDENTIALS } from "../../config.ts";
 import {
   asObject,
   createFaultGate,
@@ -49,7 +50,7 @@ export interface MoogoldSimulator extends SimulatorFaultLevers, Omit<MoogoldShop
 }
 
 /** Credentials the simulator accepts unless told otherwise. */
-export const MOOGOLD_SIMULATOR_CREDENTIALS = { partnerId: "sim_partner", secretKey: "sim_secret" };
+export const MOOGOLD_SIMULATOR_CREDENTIALS = SIMULATOR_CREDENTIALS.moogold;
 
 // MooGold's replay window is unconfirmed; five minutes catches milliseconds-for-seconds bugs.
 const MAX_CLOCK_SKEW_SECONDS = 300;

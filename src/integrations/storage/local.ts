@@ -18,7 +18,7 @@ import type { ObjectStorage, UploadRules } from "./types.ts";
 export interface LocalStorageOptions {
   /** Folder holding the objects, `${DATA_DIR}/uploads`. */
   root: string;
-  /** Origin the upload URLs point at: PUBLIC_URL, else the request's own origin. */
+  /** This site's absolute base, which upload URLs point at (PUBLIC_URL in production). */
   baseUrl: string;
   /** When set, the URL signing key is derived from it; otherwise a key file in `root` is used. */
   appSecret?: string;

@@ -9,37 +9,36 @@ import type { ObjectStorage, UploadRules } from "./types.ts";
 
 function localStorageFor(
   config: Config,
-  requestOrigin: string,
+  siteUrl: string,
   rules: UploadRules,
 ): LocalObjectStorage {
   return createLocalStorage({
     root: join(config.dataDir, "uploads"),
-    baseUrl: config.publicUrl ?? requestOrigin,
+    baseUrl: siteUrl,
     appSecret: config.appSecret,
     rules,
   });
 }
 
 /**
- * The configured store. `requestOrigin` is the origin the request came in on: local upload URLs
- * point there unless PUBLIC_URL says where the app is reached; `rules` are what the local store
- * checks the bytes it receives against.
+ * The configured store. `siteUrl` is this site's absolute base (`siteUrlOf`), where local upload
+ * URLs point; `rules` are what the local store checks the bytes it receives against.
  */
 export function getObjectStorage(
   config: Config,
-  requestOrigin: string,
+  siteUrl: string,
   rules: UploadRules,
 ): ObjectStorage {
   return config.storage.kind === "s3"
     ? createS3Storage(config.storage)
-    : localStorageFor(config, requestOrigin, rules);
+    : localStorageFor(config, siteUrl, rules);
 }
 
 /** The store behind the app's /uploads/ route, or null when uploads go to a bucket. */
 export function getLocalStorage(
   config: Config,
-  requestOrigin: string,
+  siteUrl: string,
   rules: UploadRules,
 ): LocalObjectStorage | null {
-  return config.storage.kind === "local" ? localStorageFor(config, requestOrigin, rules) : null;
+  return config.storage.kind === "local" ? localStorageFor(config, siteUrl, rules) : null;
 }

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { z } from "zod";
-import { readJson, requireAdmin } from "../../server/http.ts";
+import { readJson, requireAdmin, siteUrlOf } from "../../server/http.ts";
 import { createImageUpload, UPLOAD_RULES } from "../../domain/catalogue/uploads.ts";
 import { getObjectStorage } from "../../integrations/storage/object-storage.ts";
 
@@ -14,6 +14,6 @@ const UploadUrlInput = z.object({
 export const POST: APIRoute = async ({ locals, request, url }) => {
   requireAdmin(locals);
   const input = await readJson(request, UploadUrlInput);
-  const storage = getObjectStorage(locals.app.config, url.origin, UPLOAD_RULES);
+  const storage = getObjectStorage(locals.app.config, siteUrlOf(locals, url), UPLOAD_RULES);
   return Response.json(await createImageUpload(storage, input));
 };

@@ -31,6 +31,6 @@ export const POST: APIRoute = async ({ locals, request, cookies, url }) => {
     code,
     ip: locals.ip,
   });
-  setSessionCookie(cookies, result.token, { url, publicUrl: locals.app.config.publicUrl });
+  setSessionCookie(cookies, result.token, { url, config: locals.app.config });
   return Response.json({ verified2FA: true, user: result.user });
 };

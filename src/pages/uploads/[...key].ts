@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { errorResponse } from "../../server/http.ts";
+import { errorResponse, siteUrlOf } from "../../server/http.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { contentTypeOfKey, UPLOAD_RULES } from "../../domain/catalogue/uploads.ts";
 import { getLocalStorage } from "../../integrations/storage/object-storage.ts";
@@ -9,7 +9,7 @@ import { getLocalStorage } from "../../integrations/storage/object-storage.ts";
 // handlers answer their own.
 
 function localStorageOf(locals: App.Locals, url: URL) {
-  const storage = getLocalStorage(locals.app.config, url.origin, UPLOAD_RULES);
+  const storage = getLocalStorage(locals.app.config, siteUrlOf(locals, url), UPLOAD_RULES);
   if (!storage) throw new NotFoundError("Not found");
   return storage;
 }

@@ -1,0 +1,23 @@
+import type { Command } from "commander";
+import { examineSetup } from "../src/domain/admin/doctor.ts";
+
+/** `doctor [--live]`: is the configuration fit for its mode, and do the outside services answer? */
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command("doctor")
+    .description(
+      "Check the configuration for APP_MODE as `serve` would (every problem, one line each) and " +
+        "show each outside service as simulated or live; exit 1 on any problem",
+    )
+    .option(
+      "--live",
+      "also make one read-only call to each live service (MooGold and EliteDias balances, a " +
+        "HitPay key check, the Yahoo USD→SGD rate) and say what answered or why not; nothing " +
+        "is ordered or paid",
+    )
+    .action(async (opts: { live?: boolean }) => {
+      const report = await examineSetup(Deno.env.toObject(), { live: opts.live ?? false });
+      for (const line of report.lines) console.log(line);
+      if (!report.ok) Deno.exit(1);
+    });
+}

@@ -1,0 +1,174 @@
+// `cli doctor`: is this configuration fit for its mode, and (with --live) do the outside services
+// answer it? One read-only call per live service, through the app's own clients: MooGold's and
+// EliteDias's balances, a HitPay payment request that does not exist, Yahoo's USD→SGD rate.
+// Nothing is ordered, paid or changed anywhere.
+
+import { type Config, ConfigError, isHitPaySandbox, loadConfig } from "../../config.ts";
+import type { SupplierError, SupplierResult } from "../../integrations/fetch-json.ts";
+import {
+  createLiveElitediasClient,
+  createLiveMoogoldClient,
+} from "../../integrations/suppliers.ts";
+import { createLiveHitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
+import { createLiveYahooFinanceClient } from "../../integrations/fx/client.ts";
+
+/** What the doctor found: the lines to show, and whether all is well (the exit code). */
+export interface DoctorReport {
+  ok: boolean;
+  lines: string[];
+}
+
+/** The outcome of one service's live call. */
+interface LiveCheck {
+  ok: boolean;
+  /** What answered (a balance, a rate) or why nothing usable did. */
+  detail: string;
+}
+
+/** An outside service: its name, whether it is simulated, where it is, and its live call. */
+interface Service {
+  name: string;
+  mode: "simulator" | "live";
+  url: string;
+  note?: string;
+  check(): Promise<LiveCheck>;
+}
+
+/** Any id HitPay cannot know: asking for it proves the key without touching a real request. */
+const NO_SUCH_PAYMENT_REQUEST = "00000000-0000-4000-8000-000000000000";
+
+function servicesOf(config: Config): Service[] {
+  return [
+    {
+      name: "MooGold",
+      mode: config.moogold.mode,
+      url: config.moogold.baseUrl,
+      check: async () =>
+        describeResult(
+          await createLiveMoogoldClient(config).balance(),
+          ({ balance, currency }) => `balance ${balance} ${currency}`,
+        ),
+    },
+    {
+      name: "EliteDias",
+      mode: config.elitedias.mode,
+      url: config.elitedias.baseUrl,
+      check: async () =>
+        describeResult(
+          await createLiveElitediasClient(config).balance(),
+          (balance) => `balance ${balance}`,
+        ),
+    },
+    {
+      name: "HitPay",
+      mode: config.hitpay.mode,
+      url: config.hitpay.baseUrl,
+      note: isHitPaySandbox(config.hitpay.baseUrl)
+        ? "the sandbox: no real money is taken"
+        : undefined,
+      check: () => checkHitPayKey(config),
+    },
+    {
+      name: "Yahoo Finance",
+      mode: config.fx.mode,
+      url: config.fx.baseUrl,
+      check: async () =>
+        describeResult(
+          await createLiveYahooFinanceClient(config).usdSgdRate(),
+          (rate) => `USD→SGD rate ${rate}`,
+        ),
+    },
+  ];
+}
+
+/** Why a call produced nothing usable, in the operator's words. */
+function describeFailure(error: Pick<SupplierError, "kind" | "message" | "code">): string {
+  switch (error.kind) {
+    case "timeout":
+      return `timed out: ${error.message}`;
+    case "network":
+      return `unreachable: ${error.message}`;
+    case "http":
+      return error.message;
+    case "supplier":
+      return `refused: ${error.message}${error.code ? ` (error ${error.code})` : ""}`;
+    case "malformed":
+      return `unexpected answer: ${error.message}`;
+  }
+}
+
+function describeResult<T>(result: SupplierResult<T>, show: (value: T) => string): LiveCheck {
+  return result.ok
+    ? { ok: true, detail: show(result.value) }
+    : { ok: false, detail: describeFailure(result) };
+}
+
+/**
+ * HitPay has no balance call in its payment-request API: a read of a payment request that does
+ * not exist is answered 404 once the key is accepted, 401 or 403 when it is not.
+ */
+async function checkHitPayKey(config: Config): Promise<LiveCheck> {
+  try {
+    await createLiveHitPayClient(config).getPaymentRequest(NO_SUCH_PAYMENT_REQUEST);
+    return { ok: true, detail: "the API key was accepted" };
+  } catch (error) {
+    if (!(error instanceof HitPayError)) throw error;
+    if (error.status === 404) {
+      return {
+        ok: true,
+        detail: "the API key was accepted (a payment request that does not exist is not found)",
+      };
+    }
+    if (error.status === 401 || error.status === 403) {
+      return { ok: false, detail: `bad API key: ${error.message}` };
+    }
+    return { ok: false, detail: describeFailure(error) };
+  }
+}
+
+/**
+ * Examines the configuration `env` describes for its mode: every problem that would stop the
+ * server, and each outside service as simulated or live. With `live`, each live service gets one
+ * read-only call; a problem or a failed call makes the report not ok.
+ */
+export async function examineSetup(
+  env: Record<string, string | undefined>,
+  options: { live: boolean },
+): Promise<DoctorReport> {
+  const mode = env.APP_MODE || "demo";
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return {
+      ok: false,
+      lines: [
+        `Configuration (${mode} mode): ${error.problems.length} problem(s); the server would not start`,
+        ...error.problems.map((problem) => `  ${problem}`),
+        ...(options.live ? ["Live checks skipped: fix the configuration first."] : []),
+      ],
+    };
+  }
+  const services = servicesOf(config);
+  const lines = [`Configuration (${config.mode} mode): no problems`];
+  for (const service of services) {
+    const where = service.mode === "simulator"
+      ? "simulated"
+      : `live at ${service.url}${service.note ? ` (${service.note})` : ""}`;
+    lines.push(`  ${service.name}: ${where}`);
+  }
+  if (!options.live) return { ok: true, lines };
+  lines.push("Live checks (one read-only call each):");
+  const checks = await Promise.all(
+    services.map((service) => service.mode === "live" ? service.check() : undefined),
+  );
+  services.forEach((service, i) => {
+    const check = checks[i];
+    const outcome = check
+      ? `${check.ok ? "OK" : "FAILED"}, ${check.detail}`
+      : "simulated, not called";
+    lines.push(`  ${service.name}: ${outcome}`);
+  });
+  return { ok: checks.every((check) => check?.ok ?? true), lines };
+}
