@@ -126,6 +126,16 @@ Deno.test({
       const placed = await b.post("/api/reseller/place_order", order);
       assert.equal(placed.status, 201, placed.text);
       const bOrderId = placed.json.order.id as string;
+      // B's state is compared before and after A's attempts: let the job runner finish B's order
+      // first, or its own new → pending → successful moves would read as a change A made.
+      for (let i = 0; i < 300; i++) {
+        const orders = (await b.get(`/api/reseller/${bId}/orders`)).json as {
+          id: string;
+          status: string;
+        }[];
+        if (orders.find((o) => o.id === bOrderId)?.status === "successful") break;
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
       const bKey = await b.post("/api/reseller/api_keys", { name: "bee key" });
       assert.equal(bKey.status, 201, bKey.text);
 
