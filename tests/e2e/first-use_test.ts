@@ -95,6 +95,9 @@ Deno.test({
         await admin.getByRole("button", { name: "Create New Game" }).click();
         await admin.getByLabel("Game Name").fill("Empty Game");
         await admin.getByRole("button", { name: "Create Game" }).click();
+        // The console opens the new game's editor once the server has it; leaving before that
+        // would show the list without it, and then jump to the editor.
+        await admin.locator('main[data-view="edit-game"]').waitFor();
         await menu.getByRole("button", { name: "Games", exact: true }).click();
         await admin.getByRole("cell", { name: "Empty Game", exact: true }).waitFor();
 
