@@ -2,8 +2,13 @@
 // --check`, `deno lint`, `deno check`, as `npm run check`), unit and integration tests once,
 // database and API tests on PGlite and (when TEST_DATABASE_URL is set) on PostgreSQL, and the
 // browser tests when Chromium is installed. Under CI (the CI variable set) a missing PostgreSQL or
-// Chromium fails the run instead of skipping its suites. Closes with one line that CI reads:
-// "N passed, N failed, N skipped" (skipped = ignored tests plus the tests of suites not run).
+// Chromium fails the run instead of skipping its suites. The database, API and browser suites run
+// each file in its own `deno test` process, TEST_JOBS files at a time (default 2; 1 for the
+// browser): every file makes its own database and server, so files do not share state, and two
+// at a time keep both cores busy while one waits on a server or a timeout. Each file's output is
+// printed whole when it ends, and the slowest ten files close the run. Closes with one line that
+// CI reads: "N passed, N failed, N skipped" (skipped = ignored tests plus the tests of suites not
+// run).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildApp, buildIsStale } from "../cli/build.ts";
@@ -17,6 +22,8 @@ interface Suite {
    * and a test that passes on that retry is counted as passed and listed as flaky.
    */
   retryFailedFiles?: boolean;
+  /** Files run at once, each in its own process; unset: the suite runs as one process. */
+  jobs?: number;
 }
 
 interface RunResult {
@@ -51,19 +58,23 @@ if (postgresUrl) {
   );
 }
 
+const jobs = Math.max(1, Number(Deno.env.get("TEST_JOBS") ?? 2) || 1);
+// Many small files that share nothing slow: one process is quicker than one per file.
 const suites: Suite[] = [{
   name: "unit and integration",
   paths: ["tests/unit", "tests/integrations"],
 }];
 for (const b of backends) {
-  suites.push({ name: `database on ${b.name}`, paths: ["tests/db"], env: b.env });
-  suites.push({ name: `API on ${b.name}`, paths: ["tests/api"], env: b.env });
+  suites.push({ name: `database on ${b.name}`, paths: ["tests/db"], env: b.env, jobs });
+  suites.push({ name: `API on ${b.name}`, paths: ["tests/api"], env: b.env, jobs });
 }
+// One browser at a time: two Chromiums and their servers on two cores race each other's clicks.
 const browser: Suite = {
   name: "browser (Chromium)",
   paths: ["tests/e2e"],
   env: { CHROMIUM_PATH: chromium },
   retryFailedFiles: true,
+  jobs: Math.min(jobs, Number(Deno.env.get("TEST_BROWSER_JOBS") ?? 1) || 1),
 };
 if (existsSync(chromium)) suites.push(browser);
 else {
@@ -98,21 +109,33 @@ if (buildIsStale()) {
   await buildApp();
 }
 
-/** Runs `deno test` on paths, echoing its output, and reads its closing counts. */
-async function runTests(paths: string[], env: Record<string, string> = {}): Promise<RunResult> {
+/** How long each test file took, for the slowest-ten list. */
+const fileSeconds = new Map<string, number>();
+
+/**
+ * Runs `deno test` on paths and reads its closing counts. Its output is echoed as it comes, or,
+ * with `buffered`, printed whole when it ends, so files running side by side do not interleave.
+ */
+async function runTests(
+  paths: string[],
+  env: Record<string, string> = {},
+  buffered = false,
+): Promise<RunResult> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check", ...paths],
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",
-    stderr: "inherit",
+    stderr: buffered ? "piped" : "inherit",
   }).spawn();
   let out = "";
   const decoder = new TextDecoder();
+  const errors = buffered ? new Response(child.stderr).text() : Promise.resolve("");
   for await (const chunk of child.stdout) {
     out += decoder.decode(chunk);
-    await Deno.stdout.write(chunk);
+    if (!buffered) await Deno.stdout.write(chunk);
   }
   const { code } = await child.status;
+  if (buffered) console.log(`${out}${await errors}`);
   const result =
     /(\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/g;
   const m = [...out.matchAll(result)].at(-1);
@@ -127,6 +150,51 @@ async function runTests(paths: string[], env: Record<string, string> = {}): Prom
     ignored: m?.[3] ? Number(m[3]) : 0,
     failedFiles,
   };
+}
+
+/** Adds `b`'s counts and failed files to `a`. */
+function addResults(a: RunResult, b: RunResult): RunResult {
+  return {
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    ignored: a.ignored + b.ignored,
+    failedFiles: [...a.failedFiles, ...b.failedFiles],
+  };
+}
+
+/** The `_test.ts` files under `paths`, sorted. */
+function testFiles(paths: string[]): string[] {
+  return paths.flatMap((dir) =>
+    [...Deno.readDirSync(dir)]
+      .filter((e) => e.isFile && e.name.endsWith("_test.ts"))
+      .map((e) => join(dir, e.name))
+  ).sort();
+}
+
+/** Runs each file in its own process, `jobs` at a time; the counts of all of them. */
+async function runFiles(
+  files: string[],
+  env: Record<string, string> | undefined,
+  jobs: number,
+): Promise<RunResult> {
+  let total: RunResult = { passed: 0, failed: 0, ignored: 0, failedFiles: [] };
+  const queue = [...files];
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const started = performance.now();
+      const result = await runTests([file], env, true);
+      fileSeconds.set(
+        `${file}${env?.TEST_BACKEND ? ` (${env.TEST_BACKEND})` : ""}`,
+        (performance.now() - started) / 1000,
+      );
+      total = addResults(total, {
+        ...result,
+        failedFiles: result.failed > 0 ? [file] : [],
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+  return total;
 }
 
 /**
@@ -175,7 +243,9 @@ for (const suite of suites) {
   const paths = suite.paths.filter((p) => existsSync(p));
   if (!paths.length) continue;
   console.log(`\n=== ${suite.name} ===`);
-  const run = await runTests(paths, suite.env);
+  const run = suite.jobs
+    ? await runFiles(testFiles(paths), suite.env, suite.jobs)
+    : await runTests(paths, suite.env);
   let line = "";
   if (suite.retryFailedFiles && run.failed > 0 && run.failedFiles.length) {
     console.log(`\n=== ${suite.name}: retrying ${run.failedFiles.join(", ")} once ===`);
@@ -201,6 +271,13 @@ for (const suite of notRun.filter(selected)) {
   summary.push(`${suite.name}: not run, ${count} skipped`);
 }
 
+if (fileSeconds.size) {
+  console.log("\n=== slowest files ===");
+  const slowest = [...fileSeconds].sort(([, a], [, b]) => b - a).slice(0, 10);
+  for (const [file, seconds] of slowest) {
+    console.log(`${seconds.toFixed(1).padStart(7)} s  ${file}`);
+  }
+}
 console.log("\n=== summary ===");
 for (const line of summary) console.log(line);
 for (const file of flaky) console.log(`flaky: ${file} failed once and passed on the retry`);
