@@ -10,6 +10,10 @@ export default defineConfig({
   integrations: [preact({ compat: true })],
   publicDir: "static",
   server: { port: 8000 },
+  // One spelling per page (issue 21): /resellers/home/ redirects to /resellers/home before the
+  // middleware runs, so no page answers under a path its guard did not see. The /api router
+  // (src/api-router.ts) leaves such paths to Astro, which redirects them alike.
+  trailingSlash: "never",
   // src/middleware.ts checks Origin / Sec-Fetch-Site on every state-changing request (JSON
   // included), which covers Astro's form-only check.
   // Pages get a Content-Security-Policy with the hashes of the inline scripts Astro renders (the

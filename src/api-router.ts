@@ -62,11 +62,16 @@ function routeOf(file: string, dir: URL): Route & { rank: Rank } {
   });
   let module: Promise<Record<string, unknown>> | undefined;
   return {
-    pattern: new RegExp(`^${parts.join("")}/?$`),
+    pattern: new RegExp(`^${parts.join("")}$`),
     names,
     rank,
     load: () => module ??= import(new URL(file, dir).href),
   };
+}
+
+/** Astro matches a decoded path with its doubled slashes collapsed. */
+function collapseSlashes(path: string): string {
+  return path.replace(/\/{2,}/g, "/");
 }
 
 function listRoutes(dir: URL, prefix = ""): string[] {
@@ -176,11 +181,14 @@ export function createApiRouter(
     req: IncomingMessage,
     res: ServerResponse,
     body: Uint8Array<ArrayBuffer>,
+    path: string,
     handler: APIRoute,
     params: Record<string, string | undefined>,
   ) {
     const request = requestOf(req, body);
     const url = new URL(request.url);
+    // The middleware and the route see the path that was matched, as Astro shows its own.
+    url.pathname = path;
     const cookies = new ApiCookies(req.headers.cookie);
     // The subset of Astro's context that the middleware and the API routes use.
     const context = {
@@ -200,7 +208,9 @@ export function createApiRouter(
   return {
     async handle(req, res, body) {
       if (!req.url?.startsWith("/api/")) return false;
-      const path = decodeURI(req.url.split("?")[0]);
+      const path = collapseSlashes(decodeURI(req.url.split("?")[0]));
+      // trailingSlash "never" (astro.config.mjs): Astro redirects /api/x/ to /api/x.
+      if (path.endsWith("/")) return false;
       for (const route of routes) {
         const match = route.pattern.exec(path);
         if (!match) continue;
@@ -209,7 +219,7 @@ export function createApiRouter(
         if (!handler) return false;
         const params = Object.fromEntries(route.names.map((n, i) => [n, match[i + 1]]));
         try {
-          await serve(req, res, body, handler, params);
+          await serve(req, res, body, path, handler, params);
         } catch (error) {
           // The middleware maps every error of a route; this is a failure of the plumbing itself.
           console.error(`api: ${error instanceof Error ? error.stack : error}`);

@@ -4,6 +4,7 @@ import { loadSession } from "./domain/auth/auth.ts";
 import { clientIp, errorResponse, SESSION_COOKIE } from "./server/http.ts";
 import { ForbiddenError } from "./domain/errors.ts";
 import { setSecurityHeaders } from "./server/security-headers.ts";
+import { pageGuardRedirect } from "./server/page-guards.ts";
 import { v1ErrorResponse, v1MethodNotAllowed } from "./server/reseller-api.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -55,15 +56,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
 
     const token = cookies.get(SESSION_COOKIE)?.value;
     locals.session = token && !isResellerApi ? await loadSession(app.auth, token) : null;
+    // A password-only (pre-2FA) session is no session here: it opens the two-factor screen only.
     const active = locals.session?.stage === "active" ? locals.session : null;
-
-    if (url.pathname === "/admin/home") {
-      if (active?.userType !== "admin") return context.redirect("/admin", 302);
-    } else if (url.pathname === "/resellers/home") {
-      if (active?.userType !== "reseller") {
-        return context.redirect("/resellers", 302);
-      }
-    }
+    const signIn = pageGuardRedirect(url.pathname, active);
+    if (signIn) return context.redirect(signIn, 302);
 
     const served = await next();
     response = (isResellerApi && v1MethodNotAllowed(served)) || served;

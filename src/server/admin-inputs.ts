@@ -17,12 +17,16 @@ export const CreateAdminInput = z.object({
   remarks: Remarks,
 });
 
-/** Body of PUT /api/admin/{id} (spec §7); an empty or missing password keeps the current one. */
+/**
+ * Body of PUT /api/admin/{id} (spec §7); an empty or missing password keeps the current one.
+ * `currentPassword` (issue 21) is needed when an admin changes their own password.
+ */
 export const UpdateAdminInput = z.object({
   name: Name,
   email: Email,
   rank: z.string().max(50),
   password: Password.optional(),
+  currentPassword: Password.optional(),
   remarks: Remarks,
 });
 

@@ -200,6 +200,7 @@ Deno.test({
           email: "admin@ops.test",
           rank: "Admin",
           password: "alice's new password",
+          currentPassword: PASSWORD,
         });
         assert.equal(own.status, 200, own.text);
         assert.equal((await admin.get("/api/current_user")).status, 200, "editor stays");

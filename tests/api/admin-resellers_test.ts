@@ -6,7 +6,7 @@ import { signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { createAdmin } from "../../src/domain/admin/admins.ts";
 import { generateTotpCode } from "../../src/domain/auth/totp.ts";
 import { seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
-import { upsertConsumer } from "../../src/db/repositories/consumers.ts";
+import { findOrInsertConsumer } from "../../src/db/repositories/consumers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const STAFF_PASSWORD = "staff member password";
@@ -67,12 +67,12 @@ Deno.test({
         createdBy: "test",
       });
       consumerIds = await db.transaction().execute(async (trx) => [
-        await upsertConsumer(trx, {
+        await findOrInsertConsumer(trx, {
           name: "Ana Buyer",
           email: "ana@buyer.example",
           phone: "+65 8111 2222",
         }),
-        await upsertConsumer(trx, {
+        await findOrInsertConsumer(trx, {
           name: "Ben Shopper",
           email: "ben@shop.example",
           phone: "+65 9333 4444",

@@ -192,6 +192,7 @@ Deno.test({
         const r = await a.post("/api/reseller/change_password", {
           id: aId,
           password: "a-new-long-password",
+          currentPassword: "demo-reseller-pass",
         });
         assert.equal(r.status, 200);
         assert.equal((await other.get("/api/current_user")).status, 401, "the other session ended");

@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
+import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
 
 Deno.test({
   name: "[e2e] Settings: mark-up saved, a restricted user added, refused twice and deleted; " +
-    "Admins: a Staff created and deleted, superadmin rank read-only; each found in Audit",
+    "Admins: a Staff created and deleted, superadmin rank read-only, one's own password changed " +
+    "with the current one; each found in Audit",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -14,8 +16,10 @@ Deno.test({
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
+      const alerts: string[] = [];
       page.on("dialog", (d) => {
-        throw new Error(`unexpected alert: ${d.message()}`);
+        alerts.push(d.message());
+        d.accept();
       });
       await signInDemoAdminInBrowser(page, server.url);
       await page.getByRole("button", { name: "Settings" }).click();
@@ -88,7 +92,16 @@ Deno.test({
       const rank = page.getByLabel("Rank");
       assert.equal(await rank.inputValue(), "superadmin");
       assert.equal(await rank.getAttribute("readonly"), "", "superadmin rank is read-only");
-      await page.getByRole("button", { name: "Back" }).click();
+      // Their own password needs the current one: a wrong one is refused, the right one saves.
+      await page.getByLabel("Password", { exact: true }).fill("demo admin's new password");
+      await page.getByLabel("Current Password").fill("not my password");
+      await page.getByRole("button", { name: "Save" }).click();
+      for (let i = 0; i < 100 && alerts.length === 0; i++) await page.waitForTimeout(50);
+      assert.deepEqual(alerts.splice(0), [
+        "Failure edit admin, please try again. Error: Please check your current password.",
+      ]);
+      await page.getByLabel("Current Password").fill(DEMO_ADMIN.password);
+      await page.getByRole("button", { name: "Save" }).click();
       await page.getByPlaceholder("Search admin...").fill("");
 
       await olive.getByRole("button", { name: "Delete admin Olive Ops" }).click();
@@ -102,6 +115,11 @@ Deno.test({
       await adminRows.filter({ hasText: "admin.delete" }).waitFor();
       await adminRows.filter({ hasText: "admin.create" }).waitFor();
       assert.doesNotMatch(await audit.innerText(), /olive's long password/);
+      const own = audit.getByRole("row").filter({ hasText: "admin.update" })
+        .filter({ hasText: '"passwordChanged":true' });
+      assert.match(await own.innerText(), /Demo Admin/);
+      assert.doesNotMatch(await audit.innerText(), /new password|not my password/);
+      assert.deepEqual(alerts, []);
     } finally {
       await browser.close();
       await server.stop();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
-import { upsertConsumer } from "../../src/db/repositories/consumers.ts";
+import { findOrInsertConsumer } from "../../src/db/repositories/consumers.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
 
@@ -36,7 +36,11 @@ Deno.test({
       tdb,
       (db) =>
         db.transaction().execute((trx) =>
-          upsertConsumer(trx, { name: "Ana Buyer", email: "ana@buyer.example", phone: "+65 8111" })
+          findOrInsertConsumer(trx, {
+            name: "Ana Buyer",
+            email: "ana@buyer.example",
+            phone: "+65 8111",
+          })
         ),
     );
     const server = await startTestServer(tdb);

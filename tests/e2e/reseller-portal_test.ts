@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { launchBrowser, signInDemoResellerInBrowser } from "../helpers/browser.ts";
+import { DEMO_RESELLER } from "../../src/domain/auth/bootstrap.ts";
 
 /** "$1,234.56" → 123456: the test compares money in cents, as the app keeps it. */
 function cents(text: string): number {
@@ -181,18 +182,30 @@ Deno.test({
       const popup = page.getByRole("dialog", { name: "Order details" });
       assert.match(await popup.innerText(), new RegExp(pubgId));
 
-      // Password: a server refusal alerts; a success banner hides again on editing.
+      // Password: a server refusal alerts (a short new one, a wrong current one); a success
+      // clears both fields and its banner hides again on editing.
+      const current = page.getByLabel("Current password");
       const password = page.getByPlaceholder("New password");
+      assert.equal(await current.getAttribute("type"), "password");
       assert.equal(await password.getAttribute("type"), "password");
+      const refusal = async () =>
+        (await Promise.all([
+          page.waitForEvent("dialog"),
+          page.getByRole("button", { name: "Save" }).click(),
+        ]))[0].message();
+      await current.fill(DEMO_RESELLER.password);
       await password.fill("short");
-      const [refusal] = await Promise.all([
-        page.waitForEvent("dialog"),
-        page.getByRole("button", { name: "Save" }).click(),
-      ]);
-      assert.match(refusal.message(), /^Fail to save settings, please try again\. Error: ./);
+      assert.match(await refusal(), /^Fail to save settings, please try again\. Error: ./);
+      await current.fill("not my password");
       await password.fill("a-new-reseller-pass");
+      assert.equal(
+        await refusal(),
+        "Fail to save settings, please try again. Error: Please check your current password.",
+      );
+      await current.fill(DEMO_RESELLER.password);
       await page.getByRole("button", { name: "Save" }).click();
       await page.getByText("Successfully changed password").waitFor();
+      assert.deepEqual([await current.inputValue(), await password.inputValue()], ["", ""]);
       await password.fill("x");
       await page.getByText("Successfully changed password").waitFor({ state: "detached" });
 

@@ -3,18 +3,21 @@ import type { Db } from "../client.ts";
 import type { Database } from "../schema.ts";
 
 /**
- * Stores a buyer by billing email (case-insensitive, among consumers not deleted): a returning
- * buyer keeps one row, with the latest name and phone. Returns the consumer's id.
+ * The id of the live consumer with this billing email (case-insensitive), inserted with these
+ * details when there is none. A known consumer's details are never changed: anyone may check out
+ * with any email, so what a checkout typed belongs to its order only (issue 21).
  */
-export async function upsertConsumer(
+export async function findOrInsertConsumer(
   trx: Transaction<Database>,
   consumer: { name: string; email: string; phone: string },
 ): Promise<string> {
+  // The update changes nothing; it is there because DO NOTHING would return no row to read the
+  // known consumer's id from, and a second query could miss a row deleted in between.
   const { rows } = await sql<{ id: string }>`
     INSERT INTO consumers (name, email, phone)
     VALUES (${consumer.name}, ${consumer.email}, ${consumer.phone})
     ON CONFLICT (lower(email)) WHERE deleted_at IS NULL
-    DO UPDATE SET name = excluded.name, phone = excluded.phone
+    DO UPDATE SET email = consumers.email
     RETURNING id`.execute(trx);
   return rows[0].id;
 }

@@ -4,7 +4,8 @@
 // - the superadmin rank is read-only: a superadmin stays one until deleted;
 // - nobody deletes themselves or changes their own rank;
 // - the last superadmin cannot be deleted;
-// - a new password ends every other session of that admin.
+// - a new password ends every other session of that admin;
+// - changing one's own password needs the current one (issue 21).
 import type { Db } from "../../db/client.ts";
 import {
   type AdminPublicRow,
@@ -22,6 +23,7 @@ import { deleteUserSessions } from "../../db/repositories/sessions.ts";
 import { ADMIN_RANKS, type AdminRank, isSuperadminRank } from "../../shared/admin-types.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { hashPassword } from "../auth/passwords.ts";
+import { assertCurrentPassword } from "../auth/current-password.ts";
 import { normalizeEmail, presentAdmin, type PublicAdmin } from "../auth/users.ts";
 import { adminActor, auditActor, type OperatorActor } from "../actor.ts";
 
@@ -40,6 +42,8 @@ export interface AdminForm {
   rank: string;
   /** Required on create; on edit an empty password keeps the current one. */
   password?: string;
+  /** An admin changing their own password types the current one (issue 21). */
+  currentPassword?: string;
   remarks?: string;
 }
 
@@ -135,7 +139,8 @@ export async function createAdmin(
 
 /**
  * Edits an admin (spec §7 PUT /admin/{id}). A changed password ends the admin's other sessions
- * (the editor's own session survives when they change their own password).
+ * (the editor's own session survives when they change their own password, which needs their
+ * current one; another admin's password is reset without it, and audited).
  */
 export async function updateAdminAs(
   db: Db,
@@ -144,7 +149,11 @@ export async function updateAdminAs(
   form: AdminForm,
 ): Promise<PublicAdmin> {
   const rank = canonicalRank(form.rank);
-  if (form.password) checkPassword(form.password);
+  const self = actor.kind === "admin" && actor.admin._id === id;
+  if (form.password) {
+    checkPassword(form.password);
+    if (self) await assertCurrentPassword(db, { type: "admin", id }, form.currentPassword);
+  }
   const passwordHash = form.password ? await hashPassword(form.password) : undefined;
   const email = normalizeEmail(form.email);
   const row = await db.transaction().execute(async (trx) => {
@@ -160,7 +169,6 @@ export async function updateAdminAs(
     if (!wasSuper && isSuperadminRank(rank) && !actorIsSuperadmin(actor)) {
       throw new ForbiddenError("Only a superadmin can grant the superadmin rank");
     }
-    const self = actor.kind === "admin" && actor.admin._id === id;
     if (self && rank !== before.rank) {
       throw new ForbiddenError("You cannot change your own rank");
     }

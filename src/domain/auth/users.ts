@@ -9,6 +9,7 @@ import {
 } from "../../db/repositories/resellers.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import { hashPassword } from "./passwords.ts";
+import { assertCurrentPassword } from "./current-password.ts";
 import { deleteUserSessions } from "../../db/repositories/sessions.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { centsToDollars } from "../money.ts";
@@ -176,17 +177,19 @@ export async function createReseller(
 }
 
 /**
- * A reseller changes its own password (spec §7); every other session of that account ends, so a
- * stolen session does not outlive the change.
+ * A reseller changes its own password (spec §7), typing the current one (issue 21); every other
+ * session of that account ends, so a stolen session does not outlive the change.
  */
 export async function changeResellerPassword(
   db: Db,
   resellerId: string,
-  password: string,
+  input: { currentPassword?: string; password: string },
   keepSessionIdHash: string,
 ): Promise<void> {
+  const { password } = input;
   if (password.length < 8) throw new ValidationError("Password must be at least 8 characters");
   if (password.length > 1024) throw new ValidationError("Password is too long");
+  await assertCurrentPassword(db, { type: "reseller", id: resellerId }, input.currentPassword);
   const hash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
     await setResellerPasswordHash(trx, resellerId, hash);

@@ -7,7 +7,7 @@
 import type { Db } from "../../db/client.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import { findGameRowBySupplierName } from "../../db/repositories/games.ts";
-import { upsertConsumer } from "../../db/repositories/consumers.ts";
+import { findOrInsertConsumer } from "../../db/repositories/consumers.ts";
 import { insertOrder, setPaymentReference, transitionOrder } from "../../db/repositories/orders.ts";
 import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
@@ -83,7 +83,7 @@ async function placeConsumerOrder(
   });
   assertClientPrice(input.clientAmount, priceCents);
   return await ctx.db.transaction().execute(async (trx) => {
-    const consumerId = await upsertConsumer(trx, input.consumer);
+    const consumerId = await findOrInsertConsumer(trx, input.consumer);
     const now = new Date();
     const order: OrderRow = {
       id: newOrderId("C"),

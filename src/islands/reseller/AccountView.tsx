@@ -50,6 +50,7 @@ function ExchangeRate() {
 }
 
 function ChangePassword({ resellerId }: { resellerId: string }) {
+  const [currentPassword, setCurrentPassword] = useState("");
   const [password, setPassword] = useState("");
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -57,7 +58,12 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
   const save = async () => {
     setSaving(true);
     try {
-      await callApi("POST", "/api/reseller/change_password", { id: resellerId, password });
+      await callApi("POST", "/api/reseller/change_password", {
+        id: resellerId,
+        password,
+        currentPassword,
+      });
+      setCurrentPassword("");
       setPassword("");
       setSaved(true);
     } catch (error) {
@@ -66,6 +72,11 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
     } finally {
       setSaving(false);
     }
+  };
+
+  const edit = (set: (value: string) => void) => (e: Event) => {
+    set((e.currentTarget as HTMLInputElement).value);
+    setSaved(false);
   };
 
   return (
@@ -77,6 +88,17 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
       }}
     >
       <label for="rs-new-password">Change Account Password</label>
+      {/* Issue 21: the server asks for the current password before changing it. */}
+      <input
+        id="rs-current-password"
+        class="rs-current-password"
+        type="password"
+        placeholder="Current password"
+        aria-label="Current password"
+        autoComplete="current-password"
+        value={currentPassword}
+        onInput={edit(setCurrentPassword)}
+      />
       <div class="rs-inline">
         <input
           id="rs-new-password"
@@ -84,10 +106,7 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
           placeholder="New password"
           autoComplete="new-password"
           value={password}
-          onInput={(e) => {
-            setPassword(e.currentTarget.value);
-            setSaved(false);
-          }}
+          onInput={edit(setPassword)}
         />
         <button type="submit" class="btn" disabled={saving} aria-busy={saving}>
           {saving && <span class="rs-spinner" aria-hidden="true" />}Save

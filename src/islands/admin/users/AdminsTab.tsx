@@ -38,6 +38,8 @@ function AdminForm({ editing, canGrantSuperadmin, self, onDone }: AdminFormProps
   const [form, setForm] = useState<FormState>(
     editing ? { ...editing, password: "" } : EMPTY,
   );
+  // Issue 21: an admin changing their own password types the current one too.
+  const [currentPassword, setCurrentPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const set = (key: keyof FormState) => (e: Event) =>
     setForm({ ...form, [key]: (e.currentTarget as HTMLInputElement).value });
@@ -48,8 +50,13 @@ function AdminForm({ editing, canGrantSuperadmin, self, onDone }: AdminFormProps
     e.preventDefault();
     setBusy(true);
     try {
-      if (editing) await callApi("PUT", `/api/admin/${editing._id}`, form);
-      else await callApi("POST", "/api/user", form);
+      if (editing) {
+        await callApi(
+          "PUT",
+          `/api/admin/${editing._id}`,
+          self ? { ...form, currentPassword } : form,
+        );
+      } else await callApi("POST", "/api/user", form);
       onDone();
     } catch (error) {
       console.error(error);
@@ -98,6 +105,20 @@ function AdminForm({ editing, canGrantSuperadmin, self, onDone }: AdminFormProps
           value={form.password}
           onInput={set("password")}
         />
+        {self && (
+          <>
+            <label for="ap-current-password">Current Password</label>
+            <input
+              id="ap-current-password"
+              type="password"
+              autoComplete="current-password"
+              required={form.password !== ""}
+              placeholder="Needed to change your own password"
+              value={currentPassword}
+              onInput={(e) => setCurrentPassword(e.currentTarget.value)}
+            />
+          </>
+        )}
         <label for="ap-remarks">Remarks</label>
         <textarea id="ap-remarks" rows={3} value={form.remarks} onInput={set("remarks")} />
         <div class="ag-actions">
