@@ -203,6 +203,7 @@ export interface SessionsTable {
   user_type: UserType;
   user_id: string;
   stage: SessionStage;
+  /** Codes tried on this pending sign-in, each counted before it is checked. */
   totp_failures: Generated<number>;
   created_at: CreatedAt;
   last_seen_at: CreatedAt;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
-import { signInDemoReseller } from "../helpers/sessions.ts";
+import { signInAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { routeUrl, scanApiRoutes } from "../helpers/api-routes.ts";
 import { createAdmin } from "../../src/domain/admin/admins.ts";
@@ -24,6 +24,11 @@ import { createTestReseller } from "../helpers/resellers.ts";
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const PASSWORD = "a long test password";
 const EVIL = "https://evil.example";
+const GUESSED_ADMINS = [
+  ["Gus Guessed", "gus@test.example"],
+  ["Pat Parallel", "pat@test.example"],
+  ["Sol Single", "sol@test.example"],
+];
 
 async function withServer(
   env: Record<string, string>,
@@ -38,13 +43,9 @@ async function withServer(
       password: PASSWORD,
       balanceCents: 100_000,
     });
-    await createAdmin(db, {
-      name: "Gus Guessed",
-      email: "gus@test.example",
-      password: PASSWORD,
-      rank: "Admin",
-      createdBy: "test",
-    });
+    for (const [name, email] of GUESSED_ADMINS) {
+      await createAdmin(db, { name, email, password: PASSWORD, rank: "Admin", createdBy: "test" });
+    }
   });
   const server = await startTestServer(tdb, env);
   try {
@@ -108,6 +109,23 @@ async function portalOrders(client: TestClient) {
 
 function login(client: TestClient, username: string, password: string) {
   return client.post("/api/login_reseller", { username, password });
+}
+
+/** How many answers had each status, e.g. `{ 401: 5, 429: 45 }`. */
+function tally(answers: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+/** The `n`th of a run of six-digit codes, none of which `secret` accepts now (±1 step). */
+function wrongCode(secret: string, n: number): string {
+  const now = Date.now();
+  const right = new Set([-1, 0, 1].map((d) => generateTotpCode(secret, now + d * 30_000)));
+  for (let i = n;; i += 1000) {
+    const code = String(100000 + (i * 7919) % 900000);
+    if (!right.has(code)) return code;
+  }
 }
 
 Deno.test({
@@ -541,6 +559,113 @@ Deno.test({
           });
           assert.equal(right.status, 429, right.text);
           assert.equal((await c.get("/api/resellers")).status, 401);
+        },
+      );
+    });
+  },
+});
+
+Deno.test({
+  name: "[auth attacks] throttles hold under 50 parallel guesses: only the limit is ever checked",
+  ...opts,
+  async fn(t) {
+    await withServer({ TRUST_PROXY: "1" }, async (server) => {
+      const via = (address: string) => ({ "x-forwarded-for": address });
+      const parallel = <T>(n: number, fn: (i: number) => Promise<T>) =>
+        Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
+      /** A client whose password step passed for `email`: a sign-in waiting for its code. */
+      const pendingSignIn = async (email: string, address: string) => {
+        const c = new TestClient(server.url, via(address));
+        const r = await c.post("/api/login_admin", { username: email, password: PASSWORD });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.twoFARequired, true);
+        return c;
+      };
+
+      await t.step("50 wrong passwords at once for one account: 5 are checked", async () => {
+        const answers = await parallel(
+          50,
+          (i) =>
+            new TestClient(server.url, via("198.51.100.7")).post("/api/login_reseller", {
+              username: "bee@test.example",
+              password: `guess ${i}`,
+            }),
+        );
+        assert.deepEqual(tally(answers), {
+          401: LOGIN_PER_ACCOUNT.max,
+          429: 50 - LOGIN_PER_ACCOUNT.max,
+        });
+      });
+
+      await t.step(
+        "50 wrong passwords at once for 50 accounts from one address: 30 are checked",
+        async () => {
+          const answers = await parallel(
+            50,
+            (i) =>
+              new TestClient(server.url, via("198.51.100.8")).post("/api/login_reseller", {
+                username: `spray${i}@test.example`,
+                password: "Spring2025!",
+              }),
+          );
+          assert.deepEqual(tally(answers), { 401: LOGIN_PER_IP.max, 429: 50 - LOGIN_PER_IP.max });
+        },
+      );
+
+      await t.step(
+        "50 wrong codes at once on 50 sign-ins of one admin: 5 are checked",
+        async () => {
+          const { secret } = await signInAdmin(server.url, "pat@test.example", PASSWORD);
+          const signIns: TestClient[] = [];
+          // Five at a time, each from its own address: legitimate sign-ins, never throttled.
+          for (let i = 0; i < 50; i += 5) {
+            signIns.push(
+              ...await parallel(
+                5,
+                (j) => pendingSignIn("pat@test.example", `198.51.100.${20 + i + j}`),
+              ),
+            );
+          }
+          const answers = await parallel(
+            50,
+            (i) => signIns[i].post("/api/verify-totp", { code: wrongCode(secret, i) }),
+          );
+          assert.deepEqual(tally(answers), {
+            401: TOTP_PER_ACCOUNT.max,
+            429: 50 - TOTP_PER_ACCOUNT.max,
+          });
+          const late = await pendingSignIn("pat@test.example", "198.51.100.99");
+          const right = await late.post("/api/verify-totp", {
+            code: generateTotpCode(secret, Date.now() + 30_000),
+          });
+          assert.equal(right.status, 429, right.text);
+        },
+      );
+
+      await t.step(
+        "50 wrong codes at once on one sign-in: 3 are checked, the account keeps the rest",
+        async () => {
+          const { secret } = await signInAdmin(server.url, "sol@test.example", PASSWORD);
+          const c = await pendingSignIn("sol@test.example", "198.51.100.100");
+          const answers = await parallel(
+            50,
+            (i) => c.post("/api/verify-totp", { code: wrongCode(secret, i) }),
+          );
+          assert.deepEqual(
+            tally(answers),
+            { 401: 50 },
+            "the sign-in ends; the account is not throttled",
+          );
+          // The account was charged for the 3 codes that sign-in could try, so 2 of its 5 are left.
+          const next = await pendingSignIn("sol@test.example", "198.51.100.101");
+          for (const i of [50, 51]) {
+            const v = await next.post("/api/verify-totp", { code: wrongCode(secret, i) });
+            assert.equal(v.status, 401, v.text);
+          }
+          const right = await next.post("/api/verify-totp", {
+            code: generateTotpCode(secret, Date.now() + 30_000),
+          });
+          assert.equal(right.status, 429, right.text);
         },
       );
     });

@@ -1,13 +1,16 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
-import { findLiveSession, insertSession } from "../../src/db/repositories/sessions.ts";
+import { findLiveSessionWithUser, insertSession } from "../../src/db/repositories/sessions.ts";
 import { claimTotpStep } from "../../src/db/repositories/totp-steps.ts";
 import { countInWindow, recordHit } from "../../src/db/repositories/login-attempts.ts";
 import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
 import { createAdmin } from "../../src/domain/admin/admins.ts";
 import { ConflictError } from "../../src/domain/errors.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
+import { type AuthContext, signIn, verifySecondFactor } from "../../src/domain/auth/auth.ts";
+import { createSecretBox } from "../../src/domain/auth/secret-box.ts";
+import { generateTotpCode } from "../../src/domain/auth/totp.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -58,8 +61,8 @@ Deno.test({
             expiresAt: new Date(Date.now() - 1),
             ip: "",
           });
-          assert.ok(await findLiveSession(db, "live"));
-          assert.equal(await findLiveSession(db, "dead"), undefined);
+          assert.ok(await findLiveSessionWithUser(db, "live"));
+          assert.equal(await findLiveSessionWithUser(db, "dead"), undefined);
         });
 
         await t.step("of concurrent claims of one TOTP step exactly one wins", async () => {
@@ -74,6 +77,54 @@ Deno.test({
           );
           assert.equal(await claimTotpStep(db, "admin", admin._id, 1001, false), true);
         });
+
+        await t.step(
+          "49 wrong codes and the right one at once on one sign-in: at most 3 are checked",
+          async () => {
+            // Every code checked opens the sealed secret once: counting the openings counts checks.
+            const sealer = createSecretBox("a test key of at least thirty-two characters");
+            let opened = 0;
+            const ctx: AuthContext = {
+              db,
+              box: { seal: sealer.seal, open: (s) => (opened++, sealer.open(s)) },
+              sessionIdleMinutes: 30,
+              sessionAbsoluteHours: 12,
+            };
+            const signInAda = () =>
+              signIn(ctx, {
+                userType: "admin",
+                email: admin.email,
+                password: "long enough",
+                ip: "192.0.2.1",
+              });
+            const enrol = await signInAda();
+            assert.equal(enrol.kind, "enrol");
+            const secret = enrol.kind === "enrol" ? enrol.secret : "";
+            await verifySecondFactor(ctx, {
+              token: enrol.token,
+              code: generateTotpCode(secret),
+              ip: "192.0.2.1",
+            });
+            const pending = await signInAda();
+            assert.equal(pending.kind, "second_factor");
+
+            const now = Date.now();
+            const right = generateTotpCode(secret, now + 30_000);
+            const accepted = new Set(
+              [-1, 0, 1].map((d) => generateTotpCode(secret, now + d * 30_000)),
+            );
+            const wrong = Array.from({ length: 2000 }, (_, i) => String(100000 + i * 449))
+              .filter((c) => !accepted.has(c)).slice(0, 49);
+            opened = 0;
+            const results = await Promise.allSettled(
+              [...wrong.slice(0, 29), right, ...wrong.slice(29)].map((code) =>
+                verifySecondFactor(ctx, { token: pending.token, code, ip: "192.0.2.1" })
+              ),
+            );
+            assert.ok(opened <= 3, `${opened} codes were checked`);
+            assert.ok(results.filter((r) => r.status === "fulfilled").length <= 1);
+          },
+        );
 
         await t.step(
           "hits count per key, stop at the limit and restart after the window",

@@ -45,6 +45,17 @@ export async function recordHit(
   return row?.failures;
 }
 
+/**
+ * Takes back one hit of `key`: an attempt that turned out right, or that another limit refused.
+ * Never below zero, whatever window the count is in by then.
+ */
+export async function releaseHit(db: Db, key: string): Promise<void> {
+  await db.updateTable("login_attempts")
+    .set({ failures: sql`greatest(login_attempts.failures - 1, 0)` })
+    .where("key", "=", key)
+    .execute();
+}
+
 export async function clearFailures(db: Db, key: string): Promise<void> {
   await db.deleteFrom("login_attempts").where("key", "=", key).execute();
 }

@@ -26,16 +26,6 @@ export async function insertSession(
   }).execute();
 }
 
-export async function findLiveSession(
-  db: Db,
-  idHash: string,
-): Promise<SessionRow | undefined> {
-  return await db.selectFrom("sessions").selectAll()
-    .where("id_hash", "=", idHash)
-    .where("expires_at", ">", new Date())
-    .executeTakeFirst();
-}
-
 /**
  * A live session with its user's public columns, in one query: every signed-in request asks this.
  * The user is null when the account is gone (or the reseller deleted).
@@ -112,17 +102,27 @@ export async function deleteUserSessions(
   await q.execute();
 }
 
-/** Counts a failed code on the session; returns the new count. */
-export async function addSessionTotpFailure(
+/**
+ * Takes one of a pending sign-in's code attempts before its code is checked: the count and the
+ * limit are one statement, so parallel requests never get more than `maxAttempts` codes checked.
+ * Returns the session with the attempts now used, or undefined when it is not pending, has
+ * expired or has used them all.
+ */
+export async function takeCodeAttempt(
   db: Db,
   idHash: string,
-): Promise<number> {
-  const row = await db.updateTable("sessions")
+  maxAttempts: number,
+): Promise<
+  Pick<SessionRow, "user_type" | "user_id" | "stage" | "ip" | "totp_failures"> | undefined
+> {
+  return await db.updateTable("sessions")
     .set((eb) => ({ totp_failures: eb("totp_failures", "+", 1) }))
     .where("id_hash", "=", idHash)
-    .returning("totp_failures")
+    .where("stage", "<>", "active")
+    .where("expires_at", ">", new Date())
+    .where("totp_failures", "<", maxAttempts)
+    .returning(["user_type", "user_id", "stage", "ip", "totp_failures"])
     .executeTakeFirst();
-  return row?.totp_failures ?? 0;
 }
 
 /** Deletes sessions past their expiry; returns how many. */

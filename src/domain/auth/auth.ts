@@ -4,11 +4,10 @@ import type { SessionStage, UserType } from "../../db/schema.ts";
 import { findAdminPublicById, findAdminSignIn } from "../../db/repositories/admins.ts";
 import { findResellerPublicById, findResellerSignIn } from "../../db/repositories/resellers.ts";
 import {
-  addSessionTotpFailure,
   deleteSession,
-  findLiveSession,
   findLiveSessionWithUser,
   insertSession,
+  takeCodeAttempt,
   touchSession,
 } from "../../db/repositories/sessions.ts";
 import { claimTotpStep, setTotpSecret } from "../../db/repositories/totp-steps.ts";
@@ -16,11 +15,11 @@ import { burnPasswordCheck, verifyPassword } from "./passwords.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { enrolmentQr, generateTotpSecret, matchTotpStep } from "./totp.ts";
 import {
-  assertNotThrottled,
   forgetFailures,
   LOGIN_PER_ACCOUNT,
   LOGIN_PER_IP,
-  noteFailure,
+  releaseAttempt,
+  takeAttempts,
   TOTP_PER_ACCOUNT,
 } from "./rate-limit.ts";
 import { UnauthenticatedError } from "../errors.ts";
@@ -148,8 +147,8 @@ async function loadPublicUser(
 }
 
 /**
- * Checks email and password. Throttles are checked before the password, and every failure looks
- * the same. Without two-factor the session is active at once; otherwise the session waits for a
+ * Checks email and password. The attempt is counted against the throttles before the password is
+ * checked (so parallel guesses never pass a limit), and every failure looks the same. Without two-factor the session is active at once; otherwise the session waits for a
  * code, and an account that never enrolled gets a fresh secret and its QR code (HTTP 202).
  */
 export async function signIn(
@@ -164,19 +163,20 @@ export async function signIn(
 ): Promise<SignInResult> {
   const email = normalizeEmail(input.email);
   const accountKey = `${input.userType}:${email}`;
-  await assertNotThrottled(ctx.db, LOGIN_PER_IP, input.ip);
-  await assertNotThrottled(ctx.db, LOGIN_PER_ACCOUNT, accountKey);
+  await takeAttempts(ctx.db, [
+    { limit: LOGIN_PER_ACCOUNT, key: accountKey },
+    { limit: LOGIN_PER_IP, key: input.ip },
+  ]);
 
   const account = await findAccount(ctx.db, input.userType, email);
   const ok = account
     ? await verifyPassword(input.password, account.passwordHash)
     : (await burnPasswordCheck(input.password), false);
-  if (!account || !ok) {
-    await noteFailure(ctx.db, LOGIN_PER_ACCOUNT, accountKey);
-    await noteFailure(ctx.db, LOGIN_PER_IP, input.ip);
-    throw new UnauthenticatedError(LOGIN_FAILED);
-  }
+  if (!account || !ok) throw new UnauthenticatedError(LOGIN_FAILED);
   await forgetFailures(ctx.db, LOGIN_PER_ACCOUNT, accountKey);
+  // The address keeps the failures of every other account it tried: a sprayer who also owns an
+  // account cannot wipe them by signing in to it.
+  await releaseAttempt(ctx.db, LOGIN_PER_IP, input.ip);
   const user = (await loadPublicUser(ctx.db, input.userType, account.id))!;
 
   if (!account.needsTwoFactor) {
@@ -240,19 +240,19 @@ export async function signIn(
 /**
  * Checks a TOTP code for a session that passed the password. The secret is the one the server
  * holds; a code is accepted once; after more than 2 failures the session ends and sign-in starts
- * over. Success replaces the session with a new, active one.
+ * over. Each try is counted on the session and on the account before the code is looked at, so no
+ * parallelism gets more codes checked than those limits. Success replaces the session with a new,
+ * active one.
  */
 export async function verifySecondFactor(
   ctx: AuthContext,
   input: { token: string; code: string; ip: string },
 ): Promise<{ token: string; user: PublicUser }> {
   const idHash = hashToken(input.token);
-  const session = await findLiveSession(ctx.db, idHash);
-  if (!session || session.stage === "active") {
-    throw new UnauthenticatedError(CODE_FAILED);
-  }
+  const session = await takeCodeAttempt(ctx.db, idHash, MAX_CODE_FAILURES_PER_SIGN_IN + 1);
+  if (!session) throw new UnauthenticatedError(CODE_FAILED);
   const accountKey = `${session.user_type}:${session.user_id}`;
-  await assertNotThrottled(ctx.db, TOTP_PER_ACCOUNT, accountKey);
+  await takeAttempts(ctx.db, [{ limit: TOTP_PER_ACCOUNT, key: accountKey }]);
 
   const account = await findAccountById(
     ctx.db,
@@ -270,9 +270,7 @@ export async function verifySecondFactor(
       session.stage === "enrol",
     );
   if (!claimed) {
-    await noteFailure(ctx.db, TOTP_PER_ACCOUNT, accountKey);
-    const failures = await addSessionTotpFailure(ctx.db, idHash);
-    if (failures > MAX_CODE_FAILURES_PER_SIGN_IN) {
+    if (session.totp_failures > MAX_CODE_FAILURES_PER_SIGN_IN) {
       await deleteSession(ctx.db, idHash);
     }
     throw new UnauthenticatedError(CODE_FAILED);

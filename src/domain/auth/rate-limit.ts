@@ -1,11 +1,17 @@
 import type { Db } from "../../db/client.ts";
-import { clearFailures, countInWindow, recordHit } from "../../db/repositories/login-attempts.ts";
+import {
+  clearFailures,
+  countInWindow,
+  recordHit,
+  releaseHit,
+} from "../../db/repositories/login-attempts.ts";
 import { ThrottledError } from "../errors.ts";
 
 /**
- * At most `max` hits per key in a fixed window: requests for a rate limit, failures for a sign-in
- * throttle. The counters live in PostgreSQL, shared by every instance; a key whose window is full
- * is only read, never written, so a client hammering a limit costs no writes.
+ * At most `max` hits per key in a fixed window: requests for a rate limit, attempts for a sign-in
+ * throttle (counted before the check, taken back or cleared when it succeeds). The counters live
+ * in PostgreSQL, shared by every instance; a key whose window is full is never written, so a
+ * client hammering a limit costs no writes.
  */
 export interface WindowLimit {
   prefix: string;
@@ -93,16 +99,33 @@ export async function assertWithinRateLimit(
   }
 }
 
-/** Refuses with 429 when `key` has reached its limit of failures; checked before any secret. */
-export async function assertNotThrottled(db: Db, limit: WindowLimit, key: string): Promise<void> {
-  if (await isFull(db, limit, key)) {
-    throw new ThrottledError(THROTTLED_MESSAGE, limit.windowSeconds);
+/** One attempt to count against `key` under `limit`. */
+export interface Attempt {
+  limit: WindowLimit;
+  key: string;
+}
+
+/**
+ * Counts a sign-in attempt against each limit, in order, before any secret is checked: on each
+ * key the count and the decision are one statement, so parallel attempts never get more than a
+ * limit checked. An attempt one limit refuses is taken back from those counted before it, and
+ * refused with 429. Each stays counted as a failure until the caller releases or clears it.
+ */
+export async function takeAttempts(db: Db, attempts: Attempt[]): Promise<void> {
+  const taken: Attempt[] = [];
+  for (const attempt of attempts) {
+    const { limit, key } = attempt;
+    if (await recordHit(db, keyOf(limit, key), limit.windowSeconds, limit.max) === undefined) {
+      for (const t of taken) await releaseHit(db, keyOf(t.limit, t.key));
+      throw new ThrottledError(THROTTLED_MESSAGE, limit.windowSeconds);
+    }
+    taken.push(attempt);
   }
 }
 
-/** Counts one failure against `key`. */
-export async function noteFailure(db: Db, limit: WindowLimit, key: string): Promise<void> {
-  await recordHit(db, keyOf(limit, key), limit.windowSeconds, limit.max);
+/** Takes back one attempt of `key` that succeeded, leaving the failures of others counted. */
+export async function releaseAttempt(db: Db, limit: WindowLimit, key: string): Promise<void> {
+  await releaseHit(db, keyOf(limit, key));
 }
 
 /** Forgets the failures of `key` after a success. */
