@@ -205,6 +205,8 @@ export interface SessionsTable {
   stage: SessionStage;
   /** Codes tried on this pending sign-in, each counted before it is checked. */
   totp_failures: Generated<number>;
+  /** The sealed TOTP secret an enrolment session was issued (migration 0011); never selected with the session. */
+  totp_secret_enc: string | null;
   created_at: CreatedAt;
   last_seen_at: CreatedAt;
   expires_at: ColumnType<Date, Date, Date>;

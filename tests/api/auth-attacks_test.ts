@@ -28,6 +28,7 @@ const GUESSED_ADMINS = [
   ["Gus Guessed", "gus@test.example"],
   ["Pat Parallel", "pat@test.example"],
   ["Sol Single", "sol@test.example"],
+  ["Nia New", "nia@test.example"],
 ];
 
 async function withServer(
@@ -668,6 +669,62 @@ Deno.test({
           assert.equal(right.status, 429, right.text);
         },
       );
+    });
+  },
+});
+
+Deno.test({
+  name: "[auth attacks] an enrolment session shows and accepts only its own secret, never after",
+  ...opts,
+  async fn() {
+    await withServer({}, async (server) => {
+      const enrol = async () => {
+        const c = new TestClient(server.url);
+        const r = await c.post("/api/login_admin", {
+          username: "nia@test.example",
+          password: PASSWORD,
+        });
+        assert.equal(r.status, 202, r.text);
+        return { client: c, secret: r.json.secret as string };
+      };
+      // Whoever created the account knows its password and starts an enrolment first (session A).
+      const stale = await enrol();
+      // Then the admin signs in and is shown secret S.
+      const owner = await enrol();
+      assert.notEqual(stale.secret, owner.secret);
+      const page = await stale.client.get("/2fa");
+      assert.equal(page.status, 200);
+      assert.ok(page.text.includes(stale.secret), "A shows the secret it was issued");
+      assert.ok(!page.text.includes(owner.secret), "and never the admin's");
+
+      // The admin scans S and confirms it.
+      const confirmed = await owner.client.post("/api/verify-totp", {
+        code: generateTotpCode(owner.secret),
+      });
+      assert.equal(confirmed.status, 200, confirmed.text);
+
+      // Session A no longer shows S, nor any secret, and accepts no code: it has ended.
+      const after = await stale.client.get("/2fa");
+      assert.ok(!after.text.includes(owner.secret), "A does not show S");
+      assert.equal(after.status, 302);
+      assert.equal(after.headers.get("location"), "/");
+      for (const secret of [owner.secret, stale.secret]) {
+        const v = await stale.client.post("/api/verify-totp", {
+          code: generateTotpCode(secret, Date.now() + 30_000),
+        });
+        assert.equal(v.status, 401, v.text);
+      }
+      assert.equal((await stale.client.get("/api/current_user")).status, 401);
+
+      // The admin's second factor is theirs alone, and still works.
+      const { client } = await signInAdmin(
+        server.url,
+        "nia@test.example",
+        PASSWORD,
+        owner.secret,
+        1,
+      );
+      assert.equal((await client.get("/api/current_user")).json.user.email, "nia@test.example");
     });
   },
 });

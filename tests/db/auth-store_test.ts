@@ -2,13 +2,18 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { findLiveSessionWithUser, insertSession } from "../../src/db/repositories/sessions.ts";
-import { claimTotpStep } from "../../src/db/repositories/totp-steps.ts";
+import { claimTotpStep, confirmTotpSecret } from "../../src/db/repositories/totp-steps.ts";
 import { countInWindow, recordHit } from "../../src/db/repositories/login-attempts.ts";
 import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
 import { createAdmin } from "../../src/domain/admin/admins.ts";
-import { ConflictError } from "../../src/domain/errors.ts";
+import { ConflictError, UnauthenticatedError } from "../../src/domain/errors.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
-import { type AuthContext, signIn, verifySecondFactor } from "../../src/domain/auth/auth.ts";
+import {
+  type AuthContext,
+  resetAdminTwoFactor,
+  signIn,
+  verifySecondFactor,
+} from "../../src/domain/auth/auth.ts";
 import { createSecretBox } from "../../src/domain/auth/secret-box.ts";
 import { generateTotpCode } from "../../src/domain/auth/totp.ts";
 
@@ -65,18 +70,40 @@ Deno.test({
           assert.equal(await findLiveSessionWithUser(db, "dead"), undefined);
         });
 
-        await t.step("of concurrent claims of one TOTP step exactly one wins", async () => {
-          const results = await Promise.all(
-            Array.from({ length: 10 }, () => claimTotpStep(db, "admin", admin._id, 1000, false)),
-          );
-          assert.equal(results.filter(Boolean).length, 1);
-          assert.equal(
-            await claimTotpStep(db, "admin", admin._id, 999, false),
-            false,
-            "an older step is refused",
-          );
-          assert.equal(await claimTotpStep(db, "admin", admin._id, 1001, false), true);
-        });
+        await t.step(
+          "of concurrent confirmations one wins; of concurrent claims of one TOTP step one wins",
+          async () => {
+            const cy = await createAdmin(db, {
+              name: "Cy",
+              email: "cy@example.com",
+              password: "long enough",
+              rank: "Admin",
+              createdBy: "test",
+            });
+            assert.equal(
+              await claimTotpStep(db, "admin", cy._id, 1000),
+              false,
+              "no step is accepted before a secret is confirmed",
+            );
+            const confirmations = await Promise.all(
+              Array.from(
+                { length: 10 },
+                (_, i) => confirmTotpSecret(db, "admin", cy._id, `sealed ${i}`, 999),
+              ),
+            );
+            assert.equal(confirmations.filter(Boolean).length, 1);
+            const results = await Promise.all(
+              Array.from({ length: 10 }, () => claimTotpStep(db, "admin", cy._id, 1000)),
+            );
+            assert.equal(results.filter(Boolean).length, 1);
+            assert.equal(
+              await claimTotpStep(db, "admin", cy._id, 999),
+              false,
+              "an older step is refused",
+            );
+            assert.equal(await claimTotpStep(db, "admin", cy._id, 1001), true);
+          },
+        );
 
         await t.step(
           "49 wrong codes and the right one at once on one sign-in: at most 3 are checked",
@@ -123,6 +150,55 @@ Deno.test({
             );
             assert.ok(opened <= 3, `${opened} codes were checked`);
             assert.ok(results.filter((r) => r.status === "fulfilled").length <= 1);
+          },
+        );
+
+        await t.step(
+          "a two-factor reset ends every pending sign-in: none begun before it gets in after",
+          async () => {
+            const ctx: AuthContext = {
+              db,
+              box: createSecretBox("a test key of at least thirty-two characters"),
+              sessionIdleMinutes: 30,
+              sessionAbsoluteHours: 12,
+            };
+            const signInBo = () =>
+              signIn(ctx, {
+                userType: "admin",
+                email: "bo@example.com",
+                password: "long enough",
+                ip: "192.0.2.2",
+              });
+            await createAdmin(db, {
+              name: "Bo",
+              email: "bo@example.com",
+              password: "long enough",
+              rank: "Admin",
+              createdBy: "test",
+            });
+            const reset = () =>
+              resetAdminTwoFactor(db, "Bo@Example.com", { type: "cli", name: "test" });
+            const codeOf = (r: Awaited<ReturnType<typeof signInBo>>, ahead = 0) =>
+              generateTotpCode(r.kind === "enrol" ? r.secret : "", Date.now() + ahead * 30_000);
+
+            const first = await signInBo();
+            await verifySecondFactor(ctx, { token: first.token, code: codeOf(first), ip: "" });
+            const waiting = await signInBo();
+            assert.equal(waiting.kind, "second_factor");
+            await reset();
+            await assert.rejects(
+              verifySecondFactor(ctx, { token: waiting.token, code: codeOf(first, 1), ip: "" }),
+              UnauthenticatedError,
+            );
+            const again = await signInBo();
+            assert.equal(again.kind, "enrol", "the next sign-in enrols a new secret");
+            await reset();
+            await assert.rejects(
+              verifySecondFactor(ctx, { token: again.token, code: codeOf(again), ip: "" }),
+              UnauthenticatedError,
+              "an enrolment begun before the reset confirms nothing",
+            );
+            assert.equal((await signInBo()).kind, "enrol");
           },
         );
 
