@@ -217,6 +217,8 @@ export interface LoginAttemptsTable {
   key: string;
   window_start: CreatedAt;
   failures: Generated<number>;
+  /** When the last hit was counted (migration 0012). */
+  last_at: CreatedAt;
 }
 
 export interface IdempotencyKeysTable {

@@ -16,6 +16,9 @@ import { MAX_INBOUND_BYTES } from "../domain/mail/inbound.ts";
 import { v1ErrorResponse } from "./reseller-api.ts";
 
 export const SESSION_COOKIE = "topup_session";
+/** The browser's device cookie: the accounts that signed in on it (src/domain/auth/devices.ts). */
+export const DEVICE_COOKIE = "topup_device";
+const DEVICE_COOKIE_DAYS = 365;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
@@ -171,13 +174,34 @@ export function setSessionCookie(
   token: string,
   request: { url: URL; publicUrl?: string },
 ): void {
-  const secure = request.url.protocol === "https:" || !!request.publicUrl?.startsWith("https:");
   cookies.set(SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
-    secure,
+    secure: isSecure(request),
   });
+}
+
+/**
+ * Sets the device cookie after a finished sign-in, with the session cookie's flags; it outlives
+ * sessions and sign-outs, since it marks the browser, not a sign-in.
+ */
+export function setDeviceCookie(
+  cookies: AstroCookies,
+  value: string,
+  request: { url: URL; publicUrl?: string },
+): void {
+  cookies.set(DEVICE_COOKIE, value, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isSecure(request),
+    maxAge: DEVICE_COOKIE_DAYS * 86_400,
+  });
+}
+
+function isSecure(request: { url: URL; publicUrl?: string }): boolean {
+  return request.url.protocol === "https:" || !!request.publicUrl?.startsWith("https:");
 }
 
 export function clearSessionCookie(cookies: AstroCookies): void {

@@ -17,6 +17,7 @@ import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts
 import {
   LOGIN_PER_ACCOUNT,
   LOGIN_PER_IP,
+  LOGIN_PER_SOURCE,
   TOTP_PER_ACCOUNT,
 } from "../../src/domain/auth/rate-limit.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
@@ -29,6 +30,7 @@ const GUESSED_ADMINS = [
   ["Pat Parallel", "pat@test.example"],
   ["Sol Single", "sol@test.example"],
   ["Nia New", "nia@test.example"],
+  ["Oto Owner", "oto@test.example"],
 ];
 
 async function withServer(
@@ -593,8 +595,8 @@ Deno.test({
             }),
         );
         assert.deepEqual(tally(answers), {
-          401: LOGIN_PER_ACCOUNT.max,
-          429: 50 - LOGIN_PER_ACCOUNT.max,
+          401: LOGIN_PER_SOURCE.max,
+          429: 50 - LOGIN_PER_SOURCE.max,
         });
       });
 
@@ -667,6 +669,99 @@ Deno.test({
             code: generateTotpCode(secret, Date.now() + 30_000),
           });
           assert.equal(right.status, 429, right.text);
+        },
+      );
+    });
+  },
+});
+
+Deno.test({
+  name: "[auth attacks] a stranger's failed passwords never lock the owner out",
+  ...opts,
+  async fn(t) {
+    await withServer({ TRUST_PROXY: "1" }, async (server) => {
+      const OWNER_AT = "203.0.113.10";
+      const browserAt = (address: string) =>
+        new TestClient(server.url, { "x-forwarded-for": address });
+      const signInOto = (c: TestClient, password = PASSWORD) =>
+        c.post("/api/login_admin", { username: "oto@test.example", password });
+      // The owner's own browser: it has signed in there before, so the server knows it.
+      const owner = browserAt(OWNER_AT);
+      await signInAdmin(server.url, "oto@test.example", PASSWORD).then(({ client }) => {
+        owner.cookies = new Map(client.cookies);
+      });
+      const ownerGetsIn = async (c: TestClient, what: string) => {
+        const r = await signInOto(c);
+        assert.equal(r.status, 200, `${what}: ${r.text}`);
+        assert.equal(r.json.twoFARequired, true);
+      };
+
+      await t.step("a stranger's guesses from one address are stopped there", async () => {
+        const stranger = browserAt("198.51.100.66");
+        const answers = [];
+        for (let i = 0; i < 10; i++) answers.push(await signInOto(stranger, `guess ${i}`));
+        assert.deepEqual(answers.map((r) => r.status), [
+          ...Array(5).fill(401),
+          ...Array(5).fill(429),
+        ]);
+        assert.equal(
+          answers[5].json.error,
+          "Too many attempts. Please wait a few minutes and try again.",
+        );
+        await ownerGetsIn(browserAt(OWNER_AT), "the owner from their address, in a new browser");
+        await ownerGetsIn(owner, "the owner's own browser");
+        const sharedWifi = browserAt("198.51.100.66");
+        sharedWifi.cookies = new Map(owner.cookies);
+        await ownerGetsIn(sharedWifi, "the owner's browser on the stranger's network");
+      });
+
+      await t.step("a spray across accounts from one address is still limited", async () => {
+        const sprayer = browserAt("198.51.100.77");
+        for (let i = 0; i < LOGIN_PER_IP.max; i++) {
+          const r = await sprayer.post("/api/login_reseller", {
+            username: `someone${i}@test.example`,
+            password: "Autumn2025!",
+          });
+          assert.equal(r.status, 401, r.text);
+        }
+        const r = await signInOto(browserAt("198.51.100.77"));
+        assert.equal(r.status, 429, "even the right password, from a browser it does not know");
+        const known = browserAt("198.51.100.77");
+        known.cookies = new Map(owner.cookies);
+        await ownerGetsIn(known, "the owner's own browser at that address");
+      });
+
+      await t.step("guesses from many addresses stop new browsers, never the owner's", async () => {
+        // The stranger's 5 checked guesses of the first step count here too.
+        const answers = [];
+        for (let i = 0; i < LOGIN_PER_ACCOUNT.max; i++) {
+          answers.push(await signInOto(browserAt(`192.0.2.${100 + i}`), `spread ${i}`));
+        }
+        assert.deepEqual(tally(answers), { 401: LOGIN_PER_ACCOUNT.max - 5, 429: 5 });
+        const r = await signInOto(browserAt("192.0.2.250"));
+        assert.equal(r.status, 429, r.text);
+        await ownerGetsIn(owner, "the owner's own browser");
+      });
+
+      await t.step(
+        "the owner's own browser mistyping waits longer each time, never locked",
+        async () => {
+          for (let i = 0; i < 5; i++) {
+            assert.equal((await signInOto(owner, `typo ${i}`)).status, 401);
+          }
+          const waits: number[] = [];
+          for (let i = 0; i < 2; i++) {
+            const early = await signInOto(owner, `typo again ${i}`);
+            assert.equal(early.status, 429, early.text);
+            waits.push(Number(early.headers.get("retry-after")));
+            await new Promise((done) => setTimeout(done, waits[i] * 1000 + 100));
+            assert.equal((await signInOto(owner, `typo late ${i}`)).status, 401);
+          }
+          assert.ok(waits[0] >= 1 && waits[1] > waits[0], `waits ${waits}`);
+          assert.equal((await signInOto(owner)).status, 429, "the next try waits too");
+          await new Promise((done) => setTimeout(done, waits[1] * 2000 + 100));
+          await ownerGetsIn(owner, "after the wait");
+          assert.equal((await signInOto(owner, "typo")).status, 401, "a success starts over");
         },
       );
     });

@@ -3,7 +3,12 @@ import { sql } from "kysely";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { findLiveSessionWithUser, insertSession } from "../../src/db/repositories/sessions.ts";
 import { claimTotpStep, confirmTotpSecret } from "../../src/db/repositories/totp-steps.ts";
-import { countInWindow, recordHit } from "../../src/db/repositories/login-attempts.ts";
+import {
+  countInWindow,
+  recordHit,
+  recordSpacedHit,
+  secondsUntilSpacedHit,
+} from "../../src/db/repositories/login-attempts.ts";
 import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
 import { createAdmin } from "../../src/domain/admin/admins.ts";
 import { ConflictError, UnauthenticatedError } from "../../src/domain/errors.ts";
@@ -113,7 +118,7 @@ Deno.test({
             let opened = 0;
             const ctx: AuthContext = {
               db,
-              box: { seal: sealer.seal, open: (s) => (opened++, sealer.open(s)) },
+              box: { ...sealer, open: (s) => (opened++, sealer.open(s)) },
               sessionIdleMinutes: 30,
               sessionAbsoluteHours: 12,
             };
@@ -130,7 +135,6 @@ Deno.test({
             await verifySecondFactor(ctx, {
               token: enrol.token,
               code: generateTotpCode(secret),
-              ip: "192.0.2.1",
             });
             const pending = await signInAda();
             assert.equal(pending.kind, "second_factor");
@@ -145,7 +149,7 @@ Deno.test({
             opened = 0;
             const results = await Promise.allSettled(
               [...wrong.slice(0, 29), right, ...wrong.slice(29)].map((code) =>
-                verifySecondFactor(ctx, { token: pending.token, code, ip: "192.0.2.1" })
+                verifySecondFactor(ctx, { token: pending.token, code })
               ),
             );
             assert.ok(opened <= 3, `${opened} codes were checked`);
@@ -182,19 +186,19 @@ Deno.test({
               generateTotpCode(r.kind === "enrol" ? r.secret : "", Date.now() + ahead * 30_000);
 
             const first = await signInBo();
-            await verifySecondFactor(ctx, { token: first.token, code: codeOf(first), ip: "" });
+            await verifySecondFactor(ctx, { token: first.token, code: codeOf(first) });
             const waiting = await signInBo();
             assert.equal(waiting.kind, "second_factor");
             await reset();
             await assert.rejects(
-              verifySecondFactor(ctx, { token: waiting.token, code: codeOf(first, 1), ip: "" }),
+              verifySecondFactor(ctx, { token: waiting.token, code: codeOf(first, 1) }),
               UnauthenticatedError,
             );
             const again = await signInBo();
             assert.equal(again.kind, "enrol", "the next sign-in enrols a new secret");
             await reset();
             await assert.rejects(
-              verifySecondFactor(ctx, { token: again.token, code: codeOf(again), ip: "" }),
+              verifySecondFactor(ctx, { token: again.token, code: codeOf(again) }),
               UnauthenticatedError,
               "an enrolment begun before the reset confirms nothing",
             );
@@ -222,6 +226,46 @@ Deno.test({
             );
             assert.equal(await recordHit(db, "k1", 3600, 3), 1, "a new window starts at 1");
             assert.equal(await countInWindow(db, "k1", 3600), 1);
+          },
+        );
+
+        await t.step(
+          "a spaced key takes its first hits at once, then waits twice as long each time",
+          async () => {
+            const spacing = {
+              windowSeconds: 86_400,
+              free: 5,
+              firstDelaySeconds: 60,
+              maxDelaySeconds: 200,
+            };
+            const hit = () => recordSpacedHit(db, "s1", spacing);
+            const wait = () => secondsUntilSpacedHit(db, "s1", spacing);
+            const lastHitAgo = (seconds: number) =>
+              db.updateTable("login_attempts")
+                .set({ last_at: sql`now() - make_interval(secs => ${seconds})` })
+                .where("key", "=", "s1").execute();
+            const parallel = await Promise.all(Array.from({ length: 50 }, hit));
+            assert.deepEqual(
+              parallel.filter((n) => n !== undefined).sort((a, b) => a! - b!),
+              [1, 2, 3, 4, 5],
+              "50 at once: the 5 free ones count, the rest are refused",
+            );
+            assert.equal(await wait(), 60);
+            await lastHitAgo(59);
+            assert.equal(await hit(), undefined);
+            await lastHitAgo(60);
+            assert.equal(await hit(), 6);
+            assert.equal(await wait(), 120);
+            await lastHitAgo(120);
+            assert.equal(await hit(), 7);
+            await lastHitAgo(199);
+            assert.equal(await hit(), undefined, "the wait stops growing at its maximum");
+            await lastHitAgo(200);
+            assert.equal(await hit(), 8);
+            await db.updateTable("login_attempts")
+              .set({ window_start: sql`now() - interval '2 days'` })
+              .where("key", "=", "s1").execute();
+            assert.equal(await hit(), 1, "a new window starts over");
           },
         );
 

@@ -29,11 +29,14 @@ import { enrolmentQr, generateTotpSecret, matchTotpStep } from "./totp.ts";
 import {
   forgetFailures,
   LOGIN_PER_ACCOUNT,
+  LOGIN_PER_DEVICE,
   LOGIN_PER_IP,
+  LOGIN_PER_SOURCE,
   releaseAttempt,
   takeAttempts,
   TOTP_PER_ACCOUNT,
 } from "./rate-limit.ts";
+import { knownDeviceId, rememberDevice } from "./devices.ts";
 import { NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { auditActor, type OperatorActor } from "../actor.ts";
 import { normalizeEmail, presentAdmin, presentReseller, type PublicUser } from "./users.ts";
@@ -63,7 +66,15 @@ export type SignInResult =
     secret: string;
   }
   | { kind: "second_factor"; token: string; user: PublicUser }
-  | { kind: "signed_in"; token: string; user: PublicUser };
+  | SignedIn;
+
+/** A finished sign-in: the active session and the device cookie that now knows this browser. */
+export interface SignedIn {
+  kind: "signed_in";
+  token: string;
+  user: PublicUser;
+  device: string;
+}
 
 export interface CurrentSession {
   idHash: string;
@@ -164,10 +175,11 @@ async function loadPublicUser(
 
 /**
  * Checks email and password. The attempt is counted against the throttles before the password is
- * checked (so parallel guesses never pass a limit), and every failure looks the same. Without
- * two-factor the session is active at once; otherwise the session waits for a code, and an
- * account that never confirmed a secret gets a fresh one, its session's own, and its QR code
- * (HTTP 202).
+ * checked (so parallel guesses never pass a limit): a browser the account signed in on before
+ * against its own count, any other against the account from its address, the address and the
+ * account (rate-limit.ts). Every failure looks the same. Without two-factor the session is active
+ * at once; otherwise the session waits for a code, and an account that never confirmed a secret
+ * gets a fresh one, its session's own, and its QR code (HTTP 202).
  */
 export async function signIn(
   ctx: AuthContext,
@@ -177,30 +189,45 @@ export async function signIn(
     password: string;
     code?: string;
     ip: string;
+    /** The browser's device cookie, if it sent one. */
+    device?: string;
   },
 ): Promise<SignInResult> {
   const email = normalizeEmail(input.email);
   const accountKey = `${input.userType}:${email}`;
-  await takeAttempts(ctx.db, [
-    { limit: LOGIN_PER_ACCOUNT, key: accountKey },
-    { limit: LOGIN_PER_IP, key: input.ip },
-  ]);
+  const deviceId = knownDeviceId(ctx.box, input.device, { userType: input.userType, email });
+  const deviceKey = JSON.stringify([input.userType, email, deviceId]);
+  const sourceKey = JSON.stringify([input.userType, email, input.ip]);
+  await takeAttempts(
+    ctx.db,
+    deviceId ? [{ limit: LOGIN_PER_DEVICE, key: deviceKey }] : [
+      { limit: LOGIN_PER_SOURCE, key: sourceKey },
+      { limit: LOGIN_PER_IP, key: input.ip },
+      { limit: LOGIN_PER_ACCOUNT, key: accountKey },
+    ],
+  );
 
   const account = await findAccount(ctx.db, input.userType, email);
   const ok = account
     ? await verifyPassword(input.password, account.passwordHash)
     : (await burnPasswordCheck(input.password), false);
   if (!account || !ok) throw new UnauthenticatedError(LOGIN_FAILED);
-  await forgetFailures(ctx.db, LOGIN_PER_ACCOUNT, accountKey);
-  // The address keeps the failures of every other account it tried: a sprayer who also owns an
-  // account cannot wipe them by signing in to it.
-  await releaseAttempt(ctx.db, LOGIN_PER_IP, input.ip);
+  if (deviceId) {
+    await forgetFailures(ctx.db, LOGIN_PER_DEVICE, deviceKey);
+  } else {
+    await forgetFailures(ctx.db, LOGIN_PER_SOURCE, sourceKey);
+    // The shared counts keep the failures of everyone else: a sprayer who owns an account cannot
+    // wipe its address's count by signing in to it, nor the owner the strangers' on the account.
+    await releaseAttempt(ctx.db, LOGIN_PER_IP, input.ip);
+    await releaseAttempt(ctx.db, LOGIN_PER_ACCOUNT, accountKey);
+  }
   const user = (await loadPublicUser(ctx.db, input.userType, account.id))!;
 
   const session = { userType: input.userType, userId: account.id, ip: input.ip };
   if (!account.needsTwoFactor) {
     const token = await startSession(ctx, ctx.db, { ...session, stage: "active" });
-    return { kind: "signed_in", token, user };
+    const device = rememberDevice(ctx.box, input.device, { userType: input.userType, email });
+    return { kind: "signed_in", token, user, device };
   }
 
   if (!account.totpConfirmed || !account.totpSecretEnc) {
@@ -225,14 +252,7 @@ export async function signIn(
   const token = await startSession(ctx, ctx.db, { ...session, stage: "password_ok" });
   if (input.code) {
     try {
-      return {
-        kind: "signed_in",
-        ...(await verifySecondFactor(ctx, {
-          token,
-          code: input.code,
-          ip: input.ip,
-        })),
-      };
+      return await verifySecondFactor(ctx, { token, code: input.code, device: input.device });
     } catch (e) {
       if (!(e instanceof UnauthenticatedError)) throw e;
     }
@@ -250,8 +270,8 @@ export async function signIn(
  */
 export async function verifySecondFactor(
   ctx: AuthContext,
-  input: { token: string; code: string; ip: string },
-): Promise<{ token: string; user: PublicUser }> {
+  input: { token: string; code: string; device?: string },
+): Promise<SignedIn> {
   const idHash = hashToken(input.token);
   const session = await takeCodeAttempt(ctx.db, idHash, MAX_CODE_FAILURES_PER_SIGN_IN + 1);
   if (!session) throw new UnauthenticatedError(CODE_FAILED);
@@ -286,7 +306,11 @@ export async function verifySecondFactor(
   await forgetFailures(ctx.db, TOTP_PER_ACCOUNT, accountKey);
   const user = await loadPublicUser(ctx.db, session.user_type, session.user_id);
   if (!user) throw new UnauthenticatedError(CODE_FAILED);
-  return { token, user };
+  const device = rememberDevice(ctx.box, input.device, {
+    userType: session.user_type,
+    email: user.email,
+  });
+  return { kind: "signed_in", token, user, device };
 }
 
 /** Resolves a cookie token to its session and user, ending it when idle for too long. */
