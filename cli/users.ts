@@ -1,10 +1,7 @@
 import type { Command } from "commander";
 import { ADMIN_RANKS, normalizeEmail } from "../src/domain/auth/users.ts";
 import { createAdminAs } from "../src/domain/admin/admins.ts";
-import { findAdminByEmail } from "../src/db/repositories/admins.ts";
-import { setTotpSecret } from "../src/db/repositories/totp-steps.ts";
-import { deleteUserSessions } from "../src/db/repositories/sessions.ts";
-import { insertAudit } from "../src/db/repositories/audit-log.ts";
+import { resetAdminTwoFactor } from "../src/domain/auth/auth.ts";
 import { migrateToLatest } from "../src/db/client.ts";
 import { printData, readPassword, withDb } from "./io.ts";
 import { registerAdminManagement } from "./admins.ts";
@@ -56,18 +53,7 @@ export function registerUserCommands(program: Command): void {
     .option("--json", "print the result as JSON")
     .action(async (opts: { email: string; json?: boolean }) => {
       const email = normalizeEmail(opts.email);
-      await withDb(async (db) => {
-        const found = await findAdminByEmail(db, email);
-        if (!found) throw new Error(`No admin with email ${email}`);
-        await setTotpSecret(db, "admin", found.id, { secretEnc: null, confirmed: false });
-        await deleteUserSessions(db, "admin", found.id);
-        await insertAudit(db, {
-          actorType: "cli",
-          action: "admin.reset_2fa",
-          targetType: "admin",
-          targetId: found.id,
-        });
-      });
+      await withDb((db) => resetAdminTwoFactor(db, email, cliActor()));
       printData({ email, twoFactor: "reset; sessions ended" }, !!opts.json);
     });
 }

@@ -112,10 +112,17 @@ class ApiCookies {
   set(
     name: string,
     value: string,
-    options: { path?: string; httpOnly?: boolean; sameSite?: string; secure?: boolean } = {},
+    options: {
+      path?: string;
+      httpOnly?: boolean;
+      sameSite?: string;
+      secure?: boolean;
+      maxAge?: number;
+    } = {},
   ): void {
     const attributes = [`${name}=${encodeURIComponent(value)}`];
     if (options.path) attributes.push(`Path=${options.path}`);
+    if (options.maxAge !== undefined) attributes.push(`Max-Age=${options.maxAge}`);
     if (options.httpOnly) attributes.push("HttpOnly");
     if (options.sameSite) {
       attributes.push(`SameSite=${options.sameSite[0].toUpperCase()}${options.sameSite.slice(1)}`);

@@ -203,7 +203,10 @@ export interface SessionsTable {
   user_type: UserType;
   user_id: string;
   stage: SessionStage;
+  /** Codes tried on this pending sign-in, each counted before it is checked. */
   totp_failures: Generated<number>;
+  /** The sealed TOTP secret an enrolment session was issued (migration 0011); never selected with the session. */
+  totp_secret_enc: string | null;
   created_at: CreatedAt;
   last_seen_at: CreatedAt;
   expires_at: ColumnType<Date, Date, Date>;
@@ -214,6 +217,8 @@ export interface LoginAttemptsTable {
   key: string;
   window_start: CreatedAt;
   failures: Generated<number>;
+  /** When the last hit was counted (migration 0012). */
+  last_at: CreatedAt;
 }
 
 export interface IdempotencyKeysTable {

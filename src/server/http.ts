@@ -17,6 +17,9 @@ import { MAX_INBOUND_BYTES } from "../domain/mail/inbound.ts";
 import { v1ErrorResponse } from "./reseller-api.ts";
 
 export const SESSION_COOKIE = "topup_session";
+/** The browser's device cookie: the accounts that signed in on it (src/domain/auth/devices.ts). */
+export const DEVICE_COOKIE = "topup_device";
+const DEVICE_COOKIE_DAYS = 365;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
@@ -173,15 +176,37 @@ export function setSessionCookie(
   token: string,
   request: { url: URL; config: Pick<Config, "mode" | "publicUrl"> },
 ): void {
-  const { mode, publicUrl } = request.config;
-  const secure = mode === "production" || request.url.protocol === "https:" ||
-    !!publicUrl?.startsWith("https:");
   cookies.set(SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
-    secure,
+    secure: isSecure(request),
   });
+}
+
+/**
+ * Sets the device cookie after a finished sign-in, with the session cookie's flags; it outlives
+ * sessions and sign-outs, since it marks the browser, not a sign-in.
+ */
+export function setDeviceCookie(
+  cookies: AstroCookies,
+  value: string,
+  request: { url: URL; config: Pick<Config, "mode" | "publicUrl"> },
+): void {
+  cookies.set(DEVICE_COOKIE, value, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isSecure(request),
+    maxAge: DEVICE_COOKIE_DAYS * 86_400,
+  });
+}
+
+/** Secure in production whatever the request's scheme (a TLS proxy forwards plain http). */
+function isSecure(request: { url: URL; config: Pick<Config, "mode" | "publicUrl"> }): boolean {
+  const { mode, publicUrl } = request.config;
+  return mode === "production" || request.url.protocol === "https:" ||
+    !!publicUrl?.startsWith("https:");
 }
 
 export function clearSessionCookie(cookies: AstroCookies): void {

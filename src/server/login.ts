@@ -2,7 +2,7 @@ import type { APIContext } from "astro";
 import { z } from "zod";
 import { signIn } from "../domain/auth/auth.ts";
 import type { UserType } from "../db/schema.ts";
-import { readJson, setSessionCookie } from "./http.ts";
+import { DEVICE_COOKIE, readJson, setDeviceCookie, setSessionCookie } from "./http.ts";
 
 export const LoginInput = z.object({
   username: z.string().trim().min(1, "Please fill in email and password").max(
@@ -26,8 +26,11 @@ export async function handleLogin(
     password: input.password,
     code: input.code,
     ip: locals.ip,
+    device: cookies.get(DEVICE_COOKIE)?.value,
   });
-  setSessionCookie(cookies, result.token, { url, config: locals.app.config });
+  const site = { url, config: locals.app.config };
+  setSessionCookie(cookies, result.token, site);
+  if (result.kind === "signed_in") setDeviceCookie(cookies, result.device, site);
   if (result.kind === "enrol") {
     return Response.json({
       user: result.user,

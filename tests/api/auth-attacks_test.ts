@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
-import { signInDemoReseller } from "../helpers/sessions.ts";
+import { signInAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { routeUrl, scanApiRoutes } from "../helpers/api-routes.ts";
 import { createAdmin } from "../../src/domain/admin/admins.ts";
@@ -17,6 +17,7 @@ import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts
 import {
   LOGIN_PER_ACCOUNT,
   LOGIN_PER_IP,
+  LOGIN_PER_SOURCE,
   TOTP_PER_ACCOUNT,
 } from "../../src/domain/auth/rate-limit.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
@@ -25,6 +26,13 @@ import { productionEnv, unreachableServices } from "../helpers/production.ts";
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const PASSWORD = "a long test password";
 const EVIL = "https://evil.example";
+const GUESSED_ADMINS = [
+  ["Gus Guessed", "gus@test.example"],
+  ["Pat Parallel", "pat@test.example"],
+  ["Sol Single", "sol@test.example"],
+  ["Nia New", "nia@test.example"],
+  ["Oto Owner", "oto@test.example"],
+];
 
 async function withServer(
   env: Record<string, string>,
@@ -39,13 +47,9 @@ async function withServer(
       password: PASSWORD,
       balanceCents: 100_000,
     });
-    await createAdmin(db, {
-      name: "Gus Guessed",
-      email: "gus@test.example",
-      password: PASSWORD,
-      rank: "Admin",
-      createdBy: "test",
-    });
+    for (const [name, email] of GUESSED_ADMINS) {
+      await createAdmin(db, { name, email, password: PASSWORD, rank: "Admin", createdBy: "test" });
+    }
   });
   const server = await startTestServer(tdb, env);
   try {
@@ -109,6 +113,23 @@ async function portalOrders(client: TestClient) {
 
 function login(client: TestClient, username: string, password: string) {
   return client.post("/api/login_reseller", { username, password });
+}
+
+/** How many answers had each status, e.g. `{ 401: 5, 429: 45 }`. */
+function tally(answers: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+/** The `n`th of a run of six-digit codes, none of which `secret` accepts now (±1 step). */
+function wrongCode(secret: string, n: number): string {
+  const now = Date.now();
+  const right = new Set([-1, 0, 1].map((d) => generateTotpCode(secret, now + d * 30_000)));
+  for (let i = n;; i += 1000) {
+    const code = String(100000 + (i * 7919) % 900000);
+    if (!right.has(code)) return code;
+  }
 }
 
 Deno.test({
@@ -554,6 +575,262 @@ Deno.test({
           assert.equal((await c.get("/api/resellers")).status, 401);
         },
       );
+    });
+  },
+});
+
+Deno.test({
+  name: "[auth attacks] throttles hold under 50 parallel guesses: only the limit is ever checked",
+  ...opts,
+  async fn(t) {
+    await withServer({ TRUST_PROXY: "1" }, async (server) => {
+      const via = (address: string) => ({ "x-forwarded-for": address });
+      const parallel = <T>(n: number, fn: (i: number) => Promise<T>) =>
+        Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
+      /** A client whose password step passed for `email`: a sign-in waiting for its code. */
+      const pendingSignIn = async (email: string, address: string) => {
+        const c = new TestClient(server.url, via(address));
+        const r = await c.post("/api/login_admin", { username: email, password: PASSWORD });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.twoFARequired, true);
+        return c;
+      };
+
+      await t.step("50 wrong passwords at once for one account: 5 are checked", async () => {
+        const answers = await parallel(
+          50,
+          (i) =>
+            new TestClient(server.url, via("198.51.100.7")).post("/api/login_reseller", {
+              username: "bee@test.example",
+              password: `guess ${i}`,
+            }),
+        );
+        assert.deepEqual(tally(answers), {
+          401: LOGIN_PER_SOURCE.max,
+          429: 50 - LOGIN_PER_SOURCE.max,
+        });
+      });
+
+      await t.step(
+        "50 wrong passwords at once for 50 accounts from one address: 30 are checked",
+        async () => {
+          const answers = await parallel(
+            50,
+            (i) =>
+              new TestClient(server.url, via("198.51.100.8")).post("/api/login_reseller", {
+                username: `spray${i}@test.example`,
+                password: "Spring2025!",
+              }),
+          );
+          assert.deepEqual(tally(answers), { 401: LOGIN_PER_IP.max, 429: 50 - LOGIN_PER_IP.max });
+        },
+      );
+
+      await t.step(
+        "50 wrong codes at once on 50 sign-ins of one admin: 5 are checked",
+        async () => {
+          const { secret } = await signInAdmin(server.url, "pat@test.example", PASSWORD);
+          const signIns: TestClient[] = [];
+          // Five at a time, each from its own address: legitimate sign-ins, never throttled.
+          for (let i = 0; i < 50; i += 5) {
+            signIns.push(
+              ...await parallel(
+                5,
+                (j) => pendingSignIn("pat@test.example", `198.51.100.${20 + i + j}`),
+              ),
+            );
+          }
+          const answers = await parallel(
+            50,
+            (i) => signIns[i].post("/api/verify-totp", { code: wrongCode(secret, i) }),
+          );
+          assert.deepEqual(tally(answers), {
+            401: TOTP_PER_ACCOUNT.max,
+            429: 50 - TOTP_PER_ACCOUNT.max,
+          });
+          const late = await pendingSignIn("pat@test.example", "198.51.100.99");
+          const right = await late.post("/api/verify-totp", {
+            code: generateTotpCode(secret, Date.now() + 30_000),
+          });
+          assert.equal(right.status, 429, right.text);
+        },
+      );
+
+      await t.step(
+        "50 wrong codes at once on one sign-in: 3 are checked, the account keeps the rest",
+        async () => {
+          const { secret } = await signInAdmin(server.url, "sol@test.example", PASSWORD);
+          const c = await pendingSignIn("sol@test.example", "198.51.100.100");
+          const answers = await parallel(
+            50,
+            (i) => c.post("/api/verify-totp", { code: wrongCode(secret, i) }),
+          );
+          assert.deepEqual(
+            tally(answers),
+            { 401: 50 },
+            "the sign-in ends; the account is not throttled",
+          );
+          // The account was charged for the 3 codes that sign-in could try, so 2 of its 5 are left.
+          const next = await pendingSignIn("sol@test.example", "198.51.100.101");
+          for (const i of [50, 51]) {
+            const v = await next.post("/api/verify-totp", { code: wrongCode(secret, i) });
+            assert.equal(v.status, 401, v.text);
+          }
+          const right = await next.post("/api/verify-totp", {
+            code: generateTotpCode(secret, Date.now() + 30_000),
+          });
+          assert.equal(right.status, 429, right.text);
+        },
+      );
+    });
+  },
+});
+
+Deno.test({
+  name: "[auth attacks] a stranger's failed passwords never lock the owner out",
+  ...opts,
+  async fn(t) {
+    await withServer({ TRUST_PROXY: "1" }, async (server) => {
+      const OWNER_AT = "203.0.113.10";
+      const browserAt = (address: string) =>
+        new TestClient(server.url, { "x-forwarded-for": address });
+      const signInOto = (c: TestClient, password = PASSWORD) =>
+        c.post("/api/login_admin", { username: "oto@test.example", password });
+      // The owner's own browser: it has signed in there before, so the server knows it.
+      const owner = browserAt(OWNER_AT);
+      await signInAdmin(server.url, "oto@test.example", PASSWORD).then(({ client }) => {
+        owner.cookies = new Map(client.cookies);
+      });
+      const ownerGetsIn = async (c: TestClient, what: string) => {
+        const r = await signInOto(c);
+        assert.equal(r.status, 200, `${what}: ${r.text}`);
+        assert.equal(r.json.twoFARequired, true);
+      };
+
+      await t.step("a stranger's guesses from one address are stopped there", async () => {
+        const stranger = browserAt("198.51.100.66");
+        const answers = [];
+        for (let i = 0; i < 10; i++) answers.push(await signInOto(stranger, `guess ${i}`));
+        assert.deepEqual(answers.map((r) => r.status), [
+          ...Array(5).fill(401),
+          ...Array(5).fill(429),
+        ]);
+        assert.equal(
+          answers[5].json.error,
+          "Too many attempts. Please wait a few minutes and try again.",
+        );
+        await ownerGetsIn(browserAt(OWNER_AT), "the owner from their address, in a new browser");
+        await ownerGetsIn(owner, "the owner's own browser");
+        const sharedWifi = browserAt("198.51.100.66");
+        sharedWifi.cookies = new Map(owner.cookies);
+        await ownerGetsIn(sharedWifi, "the owner's browser on the stranger's network");
+      });
+
+      await t.step("a spray across accounts from one address is still limited", async () => {
+        const sprayer = browserAt("198.51.100.77");
+        for (let i = 0; i < LOGIN_PER_IP.max; i++) {
+          const r = await sprayer.post("/api/login_reseller", {
+            username: `someone${i}@test.example`,
+            password: "Autumn2025!",
+          });
+          assert.equal(r.status, 401, r.text);
+        }
+        const r = await signInOto(browserAt("198.51.100.77"));
+        assert.equal(r.status, 429, "even the right password, from a browser it does not know");
+        const known = browserAt("198.51.100.77");
+        known.cookies = new Map(owner.cookies);
+        await ownerGetsIn(known, "the owner's own browser at that address");
+      });
+
+      await t.step("guesses from many addresses stop new browsers, never the owner's", async () => {
+        // The stranger's 5 checked guesses of the first step count here too.
+        const answers = [];
+        for (let i = 0; i < LOGIN_PER_ACCOUNT.max; i++) {
+          answers.push(await signInOto(browserAt(`192.0.2.${100 + i}`), `spread ${i}`));
+        }
+        assert.deepEqual(tally(answers), { 401: LOGIN_PER_ACCOUNT.max - 5, 429: 5 });
+        const r = await signInOto(browserAt("192.0.2.250"));
+        assert.equal(r.status, 429, r.text);
+        await ownerGetsIn(owner, "the owner's own browser");
+      });
+
+      await t.step(
+        "the owner's own browser mistyping waits longer each time, never locked",
+        async () => {
+          for (let i = 0; i < 5; i++) {
+            assert.equal((await signInOto(owner, `typo ${i}`)).status, 401);
+          }
+          const waits: number[] = [];
+          for (let i = 0; i < 2; i++) {
+            const early = await signInOto(owner, `typo again ${i}`);
+            assert.equal(early.status, 429, early.text);
+            waits.push(Number(early.headers.get("retry-after")));
+            await new Promise((done) => setTimeout(done, waits[i] * 1000 + 100));
+            assert.equal((await signInOto(owner, `typo late ${i}`)).status, 401);
+          }
+          assert.ok(waits[0] >= 1 && waits[1] > waits[0], `waits ${waits}`);
+          assert.equal((await signInOto(owner)).status, 429, "the next try waits too");
+          await new Promise((done) => setTimeout(done, waits[1] * 2000 + 100));
+          await ownerGetsIn(owner, "after the wait");
+          assert.equal((await signInOto(owner, "typo")).status, 401, "a success starts over");
+        },
+      );
+    });
+  },
+});
+
+Deno.test({
+  name: "[auth attacks] an enrolment session shows and accepts only its own secret, never after",
+  ...opts,
+  async fn() {
+    await withServer({}, async (server) => {
+      const enrol = async () => {
+        const c = new TestClient(server.url);
+        const r = await c.post("/api/login_admin", {
+          username: "nia@test.example",
+          password: PASSWORD,
+        });
+        assert.equal(r.status, 202, r.text);
+        return { client: c, secret: r.json.secret as string };
+      };
+      // Whoever created the account knows its password and starts an enrolment first (session A).
+      const stale = await enrol();
+      // Then the admin signs in and is shown secret S.
+      const owner = await enrol();
+      assert.notEqual(stale.secret, owner.secret);
+      const page = await stale.client.get("/2fa");
+      assert.equal(page.status, 200);
+      assert.ok(page.text.includes(stale.secret), "A shows the secret it was issued");
+      assert.ok(!page.text.includes(owner.secret), "and never the admin's");
+
+      // The admin scans S and confirms it.
+      const confirmed = await owner.client.post("/api/verify-totp", {
+        code: generateTotpCode(owner.secret),
+      });
+      assert.equal(confirmed.status, 200, confirmed.text);
+
+      // Session A no longer shows S, nor any secret, and accepts no code: it has ended.
+      const after = await stale.client.get("/2fa");
+      assert.ok(!after.text.includes(owner.secret), "A does not show S");
+      assert.equal(after.status, 302);
+      assert.equal(after.headers.get("location"), "/");
+      for (const secret of [owner.secret, stale.secret]) {
+        const v = await stale.client.post("/api/verify-totp", {
+          code: generateTotpCode(secret, Date.now() + 30_000),
+        });
+        assert.equal(v.status, 401, v.text);
+      }
+      assert.equal((await stale.client.get("/api/current_user")).status, 401);
+
+      // The admin's second factor is theirs alone, and still works.
+      const { client } = await signInAdmin(
+        server.url,
+        "nia@test.example",
+        PASSWORD,
+        owner.secret,
+        1,
+      );
+      assert.equal((await client.get("/api/current_user")).json.user.email, "nia@test.example");
     });
   },
 });

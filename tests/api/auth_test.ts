@@ -130,6 +130,12 @@ Deno.test({
         assert.match(cookie, /HttpOnly/i);
         assert.match(cookie, /SameSite=Lax/i);
         assert.doesNotMatch(cookie, /Secure/i, "plain HTTP without an https PUBLIC_URL");
+        // The device cookie marks the browser for the sign-in throttles; it outlives the session.
+        const device = r.headers.getSetCookie().find((c) => c.startsWith("topup_device="))!;
+        assert.match(device, /HttpOnly/i);
+        assert.match(device, /SameSite=Lax/i);
+        assert.match(device, /Max-Age=31536000/i);
+        assert.doesNotMatch(device, /Secure/i);
         await r.body?.cancel();
       });
 
@@ -419,6 +425,7 @@ Deno.test({
       });
       assert.equal(r.status, 200);
       assert.match(r.headers.getSetCookie().join("\n"), /topup_session=[^;]+;.*Secure/i);
+      assert.match(r.headers.getSetCookie().join("\n"), /topup_device=[^;]+;.*Secure/i);
       await r.body?.cancel();
     } finally {
       await https.stop();

@@ -1,13 +1,26 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
-import { findLiveSession, insertSession } from "../../src/db/repositories/sessions.ts";
-import { claimTotpStep } from "../../src/db/repositories/totp-steps.ts";
-import { countInWindow, recordHit } from "../../src/db/repositories/login-attempts.ts";
+import { findLiveSessionWithUser, insertSession } from "../../src/db/repositories/sessions.ts";
+import { claimTotpStep, confirmTotpSecret } from "../../src/db/repositories/totp-steps.ts";
+import {
+  countInWindow,
+  recordHit,
+  recordSpacedHit,
+  secondsUntilSpacedHit,
+} from "../../src/db/repositories/login-attempts.ts";
 import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
 import { createAdmin } from "../../src/domain/admin/admins.ts";
-import { ConflictError } from "../../src/domain/errors.ts";
+import { ConflictError, UnauthenticatedError } from "../../src/domain/errors.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
+import {
+  type AuthContext,
+  resetAdminTwoFactor,
+  signIn,
+  verifySecondFactor,
+} from "../../src/domain/auth/auth.ts";
+import { createSecretBox } from "../../src/domain/auth/secret-box.ts";
+import { generateTotpCode } from "../../src/domain/auth/totp.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -58,22 +71,140 @@ Deno.test({
             expiresAt: new Date(Date.now() - 1),
             ip: "",
           });
-          assert.ok(await findLiveSession(db, "live"));
-          assert.equal(await findLiveSession(db, "dead"), undefined);
+          assert.ok(await findLiveSessionWithUser(db, "live"));
+          assert.equal(await findLiveSessionWithUser(db, "dead"), undefined);
         });
 
-        await t.step("of concurrent claims of one TOTP step exactly one wins", async () => {
-          const results = await Promise.all(
-            Array.from({ length: 10 }, () => claimTotpStep(db, "admin", admin._id, 1000, false)),
-          );
-          assert.equal(results.filter(Boolean).length, 1);
-          assert.equal(
-            await claimTotpStep(db, "admin", admin._id, 999, false),
-            false,
-            "an older step is refused",
-          );
-          assert.equal(await claimTotpStep(db, "admin", admin._id, 1001, false), true);
-        });
+        await t.step(
+          "of concurrent confirmations one wins; of concurrent claims of one TOTP step one wins",
+          async () => {
+            const cy = await createAdmin(db, {
+              name: "Cy",
+              email: "cy@example.com",
+              password: "long enough",
+              rank: "Admin",
+              createdBy: "test",
+            });
+            assert.equal(
+              await claimTotpStep(db, "admin", cy._id, 1000),
+              false,
+              "no step is accepted before a secret is confirmed",
+            );
+            const confirmations = await Promise.all(
+              Array.from(
+                { length: 10 },
+                (_, i) => confirmTotpSecret(db, "admin", cy._id, `sealed ${i}`, 999),
+              ),
+            );
+            assert.equal(confirmations.filter(Boolean).length, 1);
+            const results = await Promise.all(
+              Array.from({ length: 10 }, () => claimTotpStep(db, "admin", cy._id, 1000)),
+            );
+            assert.equal(results.filter(Boolean).length, 1);
+            assert.equal(
+              await claimTotpStep(db, "admin", cy._id, 999),
+              false,
+              "an older step is refused",
+            );
+            assert.equal(await claimTotpStep(db, "admin", cy._id, 1001), true);
+          },
+        );
+
+        await t.step(
+          "49 wrong codes and the right one at once on one sign-in: at most 3 are checked",
+          async () => {
+            // Every code checked opens the sealed secret once: counting the openings counts checks.
+            const sealer = createSecretBox("a test key of at least thirty-two characters");
+            let opened = 0;
+            const ctx: AuthContext = {
+              db,
+              box: { ...sealer, open: (s) => (opened++, sealer.open(s)) },
+              sessionIdleMinutes: 30,
+              sessionAbsoluteHours: 12,
+            };
+            const signInAda = () =>
+              signIn(ctx, {
+                userType: "admin",
+                email: admin.email,
+                password: "long enough",
+                ip: "192.0.2.1",
+              });
+            const enrol = await signInAda();
+            assert.equal(enrol.kind, "enrol");
+            const secret = enrol.kind === "enrol" ? enrol.secret : "";
+            await verifySecondFactor(ctx, {
+              token: enrol.token,
+              code: generateTotpCode(secret),
+            });
+            const pending = await signInAda();
+            assert.equal(pending.kind, "second_factor");
+
+            const now = Date.now();
+            const right = generateTotpCode(secret, now + 30_000);
+            const accepted = new Set(
+              [-1, 0, 1].map((d) => generateTotpCode(secret, now + d * 30_000)),
+            );
+            const wrong = Array.from({ length: 2000 }, (_, i) => String(100000 + i * 449))
+              .filter((c) => !accepted.has(c)).slice(0, 49);
+            opened = 0;
+            const results = await Promise.allSettled(
+              [...wrong.slice(0, 29), right, ...wrong.slice(29)].map((code) =>
+                verifySecondFactor(ctx, { token: pending.token, code })
+              ),
+            );
+            assert.ok(opened <= 3, `${opened} codes were checked`);
+            assert.ok(results.filter((r) => r.status === "fulfilled").length <= 1);
+          },
+        );
+
+        await t.step(
+          "a two-factor reset ends every pending sign-in: none begun before it gets in after",
+          async () => {
+            const ctx: AuthContext = {
+              db,
+              box: createSecretBox("a test key of at least thirty-two characters"),
+              sessionIdleMinutes: 30,
+              sessionAbsoluteHours: 12,
+            };
+            const signInBo = () =>
+              signIn(ctx, {
+                userType: "admin",
+                email: "bo@example.com",
+                password: "long enough",
+                ip: "192.0.2.2",
+              });
+            await createAdmin(db, {
+              name: "Bo",
+              email: "bo@example.com",
+              password: "long enough",
+              rank: "Admin",
+              createdBy: "test",
+            });
+            const reset = () =>
+              resetAdminTwoFactor(db, "Bo@Example.com", { type: "cli", name: "test" });
+            const codeOf = (r: Awaited<ReturnType<typeof signInBo>>, ahead = 0) =>
+              generateTotpCode(r.kind === "enrol" ? r.secret : "", Date.now() + ahead * 30_000);
+
+            const first = await signInBo();
+            await verifySecondFactor(ctx, { token: first.token, code: codeOf(first) });
+            const waiting = await signInBo();
+            assert.equal(waiting.kind, "second_factor");
+            await reset();
+            await assert.rejects(
+              verifySecondFactor(ctx, { token: waiting.token, code: codeOf(first, 1) }),
+              UnauthenticatedError,
+            );
+            const again = await signInBo();
+            assert.equal(again.kind, "enrol", "the next sign-in enrols a new secret");
+            await reset();
+            await assert.rejects(
+              verifySecondFactor(ctx, { token: again.token, code: codeOf(again) }),
+              UnauthenticatedError,
+              "an enrolment begun before the reset confirms nothing",
+            );
+            assert.equal((await signInBo()).kind, "enrol");
+          },
+        );
 
         await t.step(
           "hits count per key, stop at the limit and restart after the window",
@@ -95,6 +226,46 @@ Deno.test({
             );
             assert.equal(await recordHit(db, "k1", 3600, 3), 1, "a new window starts at 1");
             assert.equal(await countInWindow(db, "k1", 3600), 1);
+          },
+        );
+
+        await t.step(
+          "a spaced key takes its first hits at once, then waits twice as long each time",
+          async () => {
+            const spacing = {
+              windowSeconds: 86_400,
+              free: 5,
+              firstDelaySeconds: 60,
+              maxDelaySeconds: 200,
+            };
+            const hit = () => recordSpacedHit(db, "s1", spacing);
+            const wait = () => secondsUntilSpacedHit(db, "s1", spacing);
+            const lastHitAgo = (seconds: number) =>
+              db.updateTable("login_attempts")
+                .set({ last_at: sql`now() - make_interval(secs => ${seconds})` })
+                .where("key", "=", "s1").execute();
+            const parallel = await Promise.all(Array.from({ length: 50 }, hit));
+            assert.deepEqual(
+              parallel.filter((n) => n !== undefined).sort((a, b) => a! - b!),
+              [1, 2, 3, 4, 5],
+              "50 at once: the 5 free ones count, the rest are refused",
+            );
+            assert.equal(await wait(), 60);
+            await lastHitAgo(59);
+            assert.equal(await hit(), undefined);
+            await lastHitAgo(60);
+            assert.equal(await hit(), 6);
+            assert.equal(await wait(), 120);
+            await lastHitAgo(120);
+            assert.equal(await hit(), 7);
+            await lastHitAgo(199);
+            assert.equal(await hit(), undefined, "the wait stops growing at its maximum");
+            await lastHitAgo(200);
+            assert.equal(await hit(), 8);
+            await db.updateTable("login_attempts")
+              .set({ window_start: sql`now() - interval '2 days'` })
+              .where("key", "=", "s1").execute();
+            assert.equal(await hit(), 1, "a new window starts over");
           },
         );
 

@@ -3,6 +3,7 @@ import { generateTotpCode, generateTotpSecret, matchTotpStep } from "../../src/d
 import { hashPassword, verifyPassword } from "../../src/domain/auth/passwords.ts";
 import { createSecretBox } from "../../src/domain/auth/secret-box.ts";
 import { isAdminRank } from "../../src/domain/auth/users.ts";
+import { knownDeviceId, rememberDevice } from "../../src/domain/auth/devices.ts";
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 15);
 
@@ -45,6 +46,35 @@ Deno.test("[secret-box] sealed secrets open with the same key and never with ano
   assert.throws(() => createSecretBox("j".repeat(32)).open(sealed));
   const tampered = sealed.slice(0, -2) + (sealed.endsWith("A") ? "B" : "A") + sealed.slice(-1);
   assert.throws(() => box.open(tampered));
+});
+
+Deno.test("[devices] a device cookie is known only for the accounts that signed in with it", () => {
+  const box = createSecretBox("k".repeat(32));
+  const ada = { userType: "admin" as const, email: "ada@example.com" };
+  const cookie = rememberDevice(box, undefined, ada);
+  const id = knownDeviceId(box, cookie, ada);
+  assert.ok(id);
+  assert.doesNotMatch(cookie, /ada/, "the cookie names no account");
+  assert.equal(knownDeviceId(box, cookie, { ...ada, email: "bob@example.com" }), null);
+  assert.equal(knownDeviceId(box, cookie, { ...ada, userType: "reseller" }), null);
+  assert.equal(knownDeviceId(createSecretBox("j".repeat(32)), cookie, ada), null);
+  const [entryId, signature] = cookie.split(".");
+  const flipped = signature.slice(0, -1) + (signature.endsWith("A") ? "B" : "A");
+  assert.equal(knownDeviceId(box, `${entryId}.${flipped}`, ada), null, "an altered signature");
+  assert.equal(knownDeviceId(box, `${"x".repeat(22)}.${signature}`, ada), null, "another id");
+  assert.equal(knownDeviceId(box, "garbage~.~", ada), null);
+  assert.equal(rememberDevice(box, cookie, ada), cookie, "signing in again changes nothing");
+
+  // One browser remembers the last 5 accounts that signed in on it, newest first.
+  let shared = cookie;
+  const others = [1, 2, 3, 4, 5].map((n) => ({ ...ada, email: `admin${n}@example.com` }));
+  for (const account of others.slice(0, 4)) shared = rememberDevice(box, shared, account);
+  assert.equal(knownDeviceId(box, shared, ada), id);
+  assert.ok(others.slice(0, 4).every((a) => knownDeviceId(box, shared, a)));
+  shared = rememberDevice(box, `${shared}~junk`, others[4]);
+  assert.equal(shared.split("~").length, 5);
+  assert.equal(knownDeviceId(box, shared, ada), null, "the oldest is forgotten");
+  assert.ok(knownDeviceId(box, shared, others[4]));
 });
 
 Deno.test("[ranks] the console opens for ranks containing 'admin' after trim and lowercase", () => {

@@ -5,6 +5,20 @@ import type { SessionRow, SessionStage, UserType } from "../schema.ts";
 import { ADMIN_PUBLIC_COLUMNS, type AdminPublicRow } from "./admins.ts";
 import { RESELLER_PUBLIC_COLUMNS, type ResellerPublicRow } from "./resellers.ts";
 
+/** A session's columns but the enrolment secret, which only `takeCodeAttempt` reads. */
+const SESSION_COLUMNS = [
+  "id_hash",
+  "user_type",
+  "user_id",
+  "stage",
+  "totp_failures",
+  "created_at",
+  "last_seen_at",
+  "expires_at",
+  "ip",
+] as const;
+export type SessionPublicRow = Pick<SessionRow, typeof SESSION_COLUMNS[number]>;
+
 export async function insertSession(
   db: Db,
   session: {
@@ -14,6 +28,8 @@ export async function insertSession(
     stage: SessionStage;
     expiresAt: Date;
     ip: string;
+    /** An enrolment session's own sealed TOTP secret. */
+    totpSecretEnc?: string;
   },
 ): Promise<void> {
   await db.insertInto("sessions").values({
@@ -23,17 +39,8 @@ export async function insertSession(
     stage: session.stage,
     expires_at: session.expiresAt,
     ip: session.ip,
+    totp_secret_enc: session.totpSecretEnc ?? null,
   }).execute();
-}
-
-export async function findLiveSession(
-  db: Db,
-  idHash: string,
-): Promise<SessionRow | undefined> {
-  return await db.selectFrom("sessions").selectAll()
-    .where("id_hash", "=", idHash)
-    .where("expires_at", ">", new Date())
-    .executeTakeFirst();
 }
 
 /**
@@ -44,10 +51,12 @@ export async function findLiveSessionWithUser(
   db: Db,
   idHash: string,
 ): Promise<
-  | { session: SessionRow; admin: AdminPublicRow | null; reseller: ResellerPublicRow | null }
+  | { session: SessionPublicRow; admin: AdminPublicRow | null; reseller: ResellerPublicRow | null }
   | undefined
 > {
-  const row = await db.selectFrom("sessions").selectAll("sessions")
+  const row = await db.selectFrom("sessions").select(
+    SESSION_COLUMNS.map((c) => `sessions.${c}` as const),
+  )
     .select((eb) => [
       jsonObjectFrom(
         eb.selectFrom("admins").select(ADMIN_PUBLIC_COLUMNS)
@@ -92,8 +101,10 @@ export async function touchSession(
     .execute();
 }
 
-export async function deleteSession(db: Db, idHash: string): Promise<void> {
-  await db.deleteFrom("sessions").where("id_hash", "=", idHash).execute();
+/** Ends one session; true when it was there to end. */
+export async function deleteSession(db: Db, idHash: string): Promise<boolean> {
+  const r = await db.deleteFrom("sessions").where("id_hash", "=", idHash).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
 }
 
 /** Ends every session of a user except, optionally, one to keep. */
@@ -112,17 +123,62 @@ export async function deleteUserSessions(
   await q.execute();
 }
 
-/** Counts a failed code on the session; returns the new count. */
-export async function addSessionTotpFailure(
+/**
+ * Ends every session of a user still waiting for its second factor (enrolment or code) and
+ * returns their id hashes.
+ */
+export async function deletePendingSessions(
+  db: Db,
+  userType: UserType,
+  userId: string,
+): Promise<string[]> {
+  const rows = await db.deleteFrom("sessions")
+    .where("user_type", "=", userType)
+    .where("user_id", "=", userId)
+    .where("stage", "<>", "active")
+    .returning("id_hash")
+    .execute();
+  return rows.map((r) => r.id_hash);
+}
+
+/** The sealed secret a live enrolment session was issued, if it is one. */
+export async function findEnrolmentSecret(
   db: Db,
   idHash: string,
-): Promise<number> {
-  const row = await db.updateTable("sessions")
+): Promise<string | null> {
+  const row = await db.selectFrom("sessions").select("totp_secret_enc")
+    .where("id_hash", "=", idHash)
+    .where("stage", "=", "enrol")
+    .where("expires_at", ">", new Date())
+    .executeTakeFirst();
+  return row?.totp_secret_enc ?? null;
+}
+
+/**
+ * Takes one of a pending sign-in's code attempts before its code is checked: the count and the
+ * limit are one statement, so parallel requests never get more than `maxAttempts` codes checked.
+ * Returns the session with the attempts now used (and an enrolment session's own secret), or
+ * undefined when it is not pending, has expired or has used them all.
+ */
+export async function takeCodeAttempt(
+  db: Db,
+  idHash: string,
+  maxAttempts: number,
+): Promise<
+  | Pick<
+    SessionRow,
+    "user_type" | "user_id" | "stage" | "ip" | "totp_failures" | "totp_secret_enc"
+  >
+  | undefined
+> {
+  return await db.updateTable("sessions")
     .set((eb) => ({ totp_failures: eb("totp_failures", "+", 1) }))
     .where("id_hash", "=", idHash)
-    .returning("totp_failures")
+    .where("stage", "<>", "active")
+    .where("expires_at", ">", new Date())
+    .where("totp_failures", "<", maxAttempts)
+    .returning(["user_type", "user_id", "stage", "ip", "totp_failures", "totp_secret_enc"])
     .executeTakeFirst();
-  return row?.totp_failures ?? 0;
 }
 
 /** Deletes sessions past their expiry; returns how many. */

@@ -1,11 +1,20 @@
 import type { Db } from "../../db/client.ts";
-import { clearFailures, countInWindow, recordHit } from "../../db/repositories/login-attempts.ts";
+import {
+  clearFailures,
+  countInWindow,
+  recordHit,
+  recordSpacedHit,
+  releaseHit,
+  secondsUntilSpacedHit,
+  type Spacing,
+} from "../../db/repositories/login-attempts.ts";
 import { ThrottledError } from "../errors.ts";
 
 /**
- * At most `max` hits per key in a fixed window: requests for a rate limit, failures for a sign-in
- * throttle. The counters live in PostgreSQL, shared by every instance; a key whose window is full
- * is only read, never written, so a client hammering a limit costs no writes.
+ * At most `max` hits per key in a fixed window: requests for a rate limit, attempts for a sign-in
+ * throttle (counted before the check, taken back or cleared when it succeeds). The counters live
+ * in PostgreSQL, shared by every instance; a key whose window is full is never written, so a
+ * client hammering a limit costs no writes.
  */
 export interface WindowLimit {
   prefix: string;
@@ -13,10 +22,35 @@ export interface WindowLimit {
   windowSeconds: number;
 }
 
-// OWASP ASVS 2.2.1: limit guessing per account and per source address (failures).
-export const LOGIN_PER_ACCOUNT: WindowLimit = { prefix: "login", max: 5, windowSeconds: 900 };
+// OWASP ASVS 2.2.1: limit guessing per account and per source address, in a way a stranger
+// cannot turn against the owner (issue 21). A browser the account signed in on before (its device
+// cookie) counts only its own failures, with growing delays (LOGIN_PER_DEVICE). Any other browser
+// counts against the account from its address (a guesser there is stopped, the owner elsewhere is
+// not), against its address across accounts (a spray), and against the account from every
+// unknown browser, set high enough that one address alone can never reach it.
+export const LOGIN_PER_SOURCE: WindowLimit = { prefix: "login-src", max: 5, windowSeconds: 900 };
 export const LOGIN_PER_IP: WindowLimit = { prefix: "login-ip", max: 30, windowSeconds: 900 };
+export const LOGIN_PER_ACCOUNT: WindowLimit = { prefix: "login", max: 20, windowSeconds: 900 };
 export const TOTP_PER_ACCOUNT: WindowLimit = { prefix: "totp", max: 5, windowSeconds: 900 };
+
+/**
+ * Failed sign-ins from a known device of one account: 5 at once, then each further try waits
+ * twice as long after the last as the one before (1 s, 2 s, 4 s … 15 min at most), never a lock:
+ * the owner mistyping is back in seconds, a stolen cookie guesses ever more slowly. Forgotten a
+ * day after the first, or on success.
+ */
+export const LOGIN_PER_DEVICE: SpacedLimit = {
+  prefix: "login-device",
+  free: 5,
+  firstDelaySeconds: 1,
+  maxDelaySeconds: 900,
+  windowSeconds: 86_400,
+};
+
+/** Attempts counted in a window with a doubling delay between them past the first few. */
+export interface SpacedLimit extends Spacing {
+  prefix: string;
+}
 
 /**
  * Consumer payment starts per client address: each creates an order and a HitPay request, so a
@@ -65,7 +99,7 @@ export const API_KEY_REQUESTS: WindowLimit = {
 export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a few minutes and try again.";
 export const THROTTLED_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
 
-const keyOf = (limit: WindowLimit, key: string) => `${limit.prefix}:${key}`;
+const keyOf = (limit: { prefix: string }, key: string) => `${limit.prefix}:${key}`;
 
 /** True when `key`'s window already holds the limit's hits (a read, no write). */
 async function isFull(db: Db, limit: WindowLimit, key: string): Promise<boolean> {
@@ -93,19 +127,52 @@ export async function assertWithinRateLimit(
   }
 }
 
-/** Refuses with 429 when `key` has reached its limit of failures; checked before any secret. */
-export async function assertNotThrottled(db: Db, limit: WindowLimit, key: string): Promise<void> {
-  if (await isFull(db, limit, key)) {
-    throw new ThrottledError(THROTTLED_MESSAGE, limit.windowSeconds);
+/** One attempt to count against `key` under `limit`. */
+export interface Attempt {
+  limit: WindowLimit | SpacedLimit;
+  key: string;
+}
+
+/** Counts `attempt` if its limit allows it now; otherwise the seconds to wait. */
+async function take(db: Db, { limit, key }: Attempt): Promise<{ waitSeconds?: number }> {
+  if ("free" in limit) {
+    if (await recordSpacedHit(db, keyOf(limit, key), limit) !== undefined) return {};
+    return { waitSeconds: await secondsUntilSpacedHit(db, keyOf(limit, key), limit) };
+  }
+  if (await recordHit(db, keyOf(limit, key), limit.windowSeconds, limit.max) !== undefined) {
+    return {};
+  }
+  return { waitSeconds: limit.windowSeconds };
+}
+
+/**
+ * Counts a sign-in attempt against each limit, in order, before any secret is checked: on each
+ * key the count and the decision are one statement, so parallel attempts never get more than a
+ * limit checked. An attempt one limit refuses is taken back from those counted before it, and
+ * refused with 429. Each stays counted as a failure until the caller releases or clears it.
+ */
+export async function takeAttempts(db: Db, attempts: Attempt[]): Promise<void> {
+  const taken: Attempt[] = [];
+  for (const attempt of attempts) {
+    const { waitSeconds } = await take(db, attempt);
+    if (waitSeconds !== undefined) {
+      for (const t of taken) await releaseHit(db, keyOf(t.limit, t.key));
+      throw new ThrottledError(THROTTLED_MESSAGE, waitSeconds);
+    }
+    taken.push(attempt);
   }
 }
 
-/** Counts one failure against `key`. */
-export async function noteFailure(db: Db, limit: WindowLimit, key: string): Promise<void> {
-  await recordHit(db, keyOf(limit, key), limit.windowSeconds, limit.max);
+/** Takes back one attempt of `key` that succeeded, leaving the failures of others counted. */
+export async function releaseAttempt(db: Db, limit: WindowLimit, key: string): Promise<void> {
+  await releaseHit(db, keyOf(limit, key));
 }
 
 /** Forgets the failures of `key` after a success. */
-export async function forgetFailures(db: Db, limit: WindowLimit, key: string): Promise<void> {
+export async function forgetFailures(
+  db: Db,
+  limit: WindowLimit | SpacedLimit,
+  key: string,
+): Promise<void> {
   await clearFailures(db, keyOf(limit, key));
 }

@@ -1,16 +1,25 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from "node:crypto";
 
-/** AES-256-GCM for secrets at rest (TOTP seeds); the key is derived from APP_SECRET. */
+/**
+ * The keys derived from APP_SECRET: AES-256-GCM for secrets at rest (TOTP seeds, webhook secrets)
+ * and HMAC-SHA256 for tokens only the server may issue (device cookies).
+ */
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
+  /** The HMAC-SHA256 of `message`, base64url. */
+  sign(message: string): string;
 }
 
 /** Builds a SecretBox from key material of at least 32 characters. */
 export function createSecretBox(keyMaterial: string): SecretBox {
   const key = createHash("sha256").update(`topup/secret-box/v1/${keyMaterial}`)
     .digest();
+  const macKey = createHash("sha256").update(`topup/mac/v1/${keyMaterial}`).digest();
   return {
+    sign(message) {
+      return createHmac("sha256", macKey).update(message).digest("base64url");
+    },
     seal(plain) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);

@@ -2,7 +2,13 @@ import type { APIRoute } from "astro";
 import { z } from "zod";
 import { verifySecondFactor } from "../../domain/auth/auth.ts";
 import { UnauthenticatedError } from "../../domain/errors.ts";
-import { readJson, SESSION_COOKIE, setSessionCookie } from "../../server/http.ts";
+import {
+  DEVICE_COOKIE,
+  readJson,
+  SESSION_COOKIE,
+  setDeviceCookie,
+  setSessionCookie,
+} from "../../server/http.ts";
 
 // `user` and `secret` are part of the spec's payload but never trusted: the session names the
 // user and the server holds the secret.
@@ -29,8 +35,10 @@ export const POST: APIRoute = async ({ locals, request, cookies, url }) => {
   const result = await verifySecondFactor(locals.app.auth, {
     token,
     code,
-    ip: locals.ip,
+    device: cookies.get(DEVICE_COOKIE)?.value,
   });
-  setSessionCookie(cookies, result.token, { url, config: locals.app.config });
+  const site = { url, config: locals.app.config };
+  setSessionCookie(cookies, result.token, site);
+  setDeviceCookie(cookies, result.device, site);
   return Response.json({ verified2FA: true, user: result.user });
 };
