@@ -65,7 +65,6 @@ export async function insertWebhookDelivery(
     url: string;
     attempt: number;
     statusCode: number | null;
-    responseExcerpt: string;
     error: string | null;
     durationMs: number;
   },
@@ -76,7 +75,6 @@ export async function insertWebhookDelivery(
     url: delivery.url,
     attempt: delivery.attempt,
     status_code: delivery.statusCode,
-    response_excerpt: delivery.responseExcerpt,
     error: delivery.error,
     duration_ms: delivery.durationMs,
   }).execute();
