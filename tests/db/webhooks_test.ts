@@ -8,11 +8,13 @@ import {
   getWebhookSettings,
   listDeliveries,
   queueOrderEvents,
+  resendDelivery,
   setWebhookUrl,
   WEBHOOK_DELIVER_JOB,
   type WebhookDeliveryOptions,
 } from "../../src/domain/resellers/webhooks.ts";
-import { ValidationError } from "../../src/domain/errors.ts";
+import { ConflictError, ValidationError } from "../../src/domain/errors.ts";
+import { retryFailedJobAsOperator } from "../../src/domain/admin/failed-jobs.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 
 const backend = testBackend();
@@ -357,6 +359,61 @@ Deno.test({
       banner.close();
       release();
       for (const r of [plain, tls, redirect, failing, hanging]) await r.stop();
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    `[webhooks:${backend}] one resend per event waits; a failed resend is retried only when none waits`,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    try {
+      await withHandle(tdb, async (db) => {
+        const wren = await createTestReseller(db, {
+          name: "Wren",
+          email: "wren@test.example",
+          password: "long enough",
+          balanceCents: 1000,
+        });
+        const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+        const port = (closed.addr as Deno.NetAddr).port;
+        closed.close();
+        const delivery = await deliverOnce(db, wren._id, `http://127.0.0.1:${port}/h`, {
+          retryDelaysSec: [],
+          timeoutMs: 1000,
+          mode: "demo",
+        });
+        const pendingResends = () =>
+          db.selectFrom("jobs").select(["id", "payload"]).where("kind", "=", WEBHOOK_DELIVER_JOB)
+            .where("done_at", "is", null).where("failed_at", "is", null).execute()
+            .then((jobs) => jobs.filter((j) => (j.payload as { retry: number }).retry === -1));
+        const queued = new ConflictError(
+          "This event is already queued to be sent again; refresh to see its answer",
+        );
+
+        await resendDelivery(db, wren._id, delivery.id);
+        await assert.rejects(resendDelivery(db, wren._id, delivery.id), queued);
+        const [first] = await pendingResends();
+        // The runner gives up on it (its last attempt threw): it no longer waits.
+        await db.updateTable("jobs").set({ failed_at: new Date() }).where("id", "=", first.id)
+          .execute();
+        await resendDelivery(db, wren._id, delivery.id);
+        const actor = { type: "cli" as const, name: "ops" };
+        await assert.rejects(
+          retryFailedJobAsOperator(db, { id: first.id, actor }),
+          new ConflictError("A resend of this event is already queued"),
+        );
+        const [second] = await pendingResends();
+        await db.updateTable("jobs").set({ done_at: new Date() }).where("id", "=", second.id)
+          .execute();
+        await retryFailedJobAsOperator(db, { id: first.id, actor });
+        assert.deepEqual((await pendingResends()).map((j) => j.id), [first.id]);
+      });
+    } finally {
       await tdb.drop();
     }
   },

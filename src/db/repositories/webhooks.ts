@@ -1,5 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
+import { jobValues } from "./jobs.ts";
 import type {
   Database,
   ResellerWebhookRow,
@@ -33,6 +34,22 @@ export async function upsertResellerWebhook(
       })
     )
     .execute();
+}
+
+/**
+ * Queues a resend of an event (a `kind` job with retry -1) unless one is already waiting: the
+ * unique index of migration 0011 holds one pending resend per event, so parallel inserts leave
+ * exactly one. False when one was waiting.
+ */
+export async function insertPendingResend(
+  trx: Transaction<Database>,
+  kind: string,
+  eventId: string,
+): Promise<boolean> {
+  const row = await trx.insertInto("jobs").values(jobValues(kind, { eventId, retry: -1 }))
+    .onConflict((oc) => oc.doNothing())
+    .returning("id").executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Records an event in the caller's transaction. */

@@ -15,6 +15,7 @@ import {
   findOwnDeliveryEventId,
   findResellerWebhook,
   findWebhookEvent,
+  insertPendingResend,
   insertWebhookDelivery,
   insertWebhookEvent,
   listWebhookDeliveries,
@@ -31,7 +32,8 @@ import {
   vetHost,
 } from "../../integrations/webhooks/sender.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
-import { NotFoundError, ValidationError } from "../errors.ts";
+import { assertWithinRateLimit, type WindowLimit } from "../auth/rate-limit.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import type { JobHandler } from "../jobs.ts";
 import { kickJobs } from "../jobs.ts";
 import { presentResellerOrder } from "../orders/present.ts";
@@ -45,6 +47,16 @@ import type {
 
 /** The job kind that makes one delivery attempt. */
 export const WEBHOOK_DELIVER_JOB = "webhook.deliver";
+
+/**
+ * Resends queued per reseller: a receiver back from an outage is caught up by hand within a few
+ * windows, while the queue every reseller's deliveries share is never flooded by one.
+ */
+export const WEBHOOK_RESENDS_PER_RESELLER: WindowLimit = {
+  prefix: "webhook-resend",
+  max: 30,
+  windowSeconds: 600,
+};
 
 const PUBLIC_HOST_MESSAGE = "The callback URL must be on a public host";
 
@@ -315,7 +327,10 @@ export async function listDeliveries(db: Db, resellerId: string): Promise<Webhoo
 
 /**
  * Sends a delivery's event again (same id and body, so a receiver that saw it drops it); another
- * reseller's delivery is not found.
+ * reseller's delivery is not found. One resend per event waits at a time (409 while one does),
+ * and a reseller queues at most `WEBHOOK_RESENDS_PER_RESELLER` (429): the queue is shared. Both
+ * hold under any parallelism: the pending resend is a conditional insert (a unique index), and
+ * the rate is counted in the same transaction, so a refused resend counts nothing.
  */
 export async function resendDelivery(
   db: Db,
@@ -324,6 +339,13 @@ export async function resendDelivery(
 ): Promise<void> {
   const eventId = await findOwnDeliveryEventId(db, resellerId, deliveryId);
   if (!eventId) throw new NotFoundError("Delivery not found");
-  await enqueueJob(db, WEBHOOK_DELIVER_JOB, { eventId, retry: -1 });
+  await db.transaction().execute(async (trx) => {
+    if (!await insertPendingResend(trx, WEBHOOK_DELIVER_JOB, eventId)) {
+      throw new ConflictError(
+        "This event is already queued to be sent again; refresh to see its answer",
+      );
+    }
+    await assertWithinRateLimit(trx, WEBHOOK_RESENDS_PER_RESELLER, resellerId);
+  });
   kickJobs(WEBHOOK_DELIVER_JOB);
 }
