@@ -36,6 +36,16 @@ export async function upsertResellerWebhook(
     .execute();
 }
 
+/** Deletes a reseller's webhook settings; the URL they had, or undefined when there were none. */
+export async function deleteResellerWebhook(
+  trx: Transaction<Database>,
+  resellerId: string,
+): Promise<string | undefined> {
+  const row = await trx.deleteFrom("reseller_webhooks").where("reseller_id", "=", resellerId)
+    .returning("url").executeTakeFirst();
+  return row?.url;
+}
+
 /**
  * Queues a resend of an event (a `kind` job with retry -1) unless one is already waiting: the
  * unique index of migration 0011 holds one pending resend per event, so parallel inserts leave

@@ -12,6 +12,7 @@ import { enqueueJob } from "../../db/repositories/jobs.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import {
   countEventDeliveries,
+  deleteResellerWebhook,
   findOwnDeliveryEventId,
   findResellerWebhook,
   findWebhookEvent,
@@ -33,6 +34,7 @@ import {
 } from "../../integrations/webhooks/sender.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { assertWithinRateLimit, type WindowLimit } from "../auth/rate-limit.ts";
+import { auditActor, type OperatorActor } from "../actor.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import type { JobHandler } from "../jobs.ts";
 import { kickJobs } from "../jobs.ts";
@@ -205,6 +207,29 @@ export async function queueOrderEvents(
     });
     await enqueueJob(trx, WEBHOOK_DELIVER_JOB, { eventId: id, retry: 0 });
   }
+}
+
+/**
+ * Disables a reseller's webhook in the caller's transaction (an admin's password reset): the URL
+ * and its secret go, so nothing more is sent until the reseller sets a URL again, with a new
+ * secret; queued attempts find no webhook and stop. Audited with the URL it had.
+ */
+export async function disableWebhook(
+  trx: Transaction<Database>,
+  resellerId: string,
+  actor: OperatorActor,
+  reason: string,
+): Promise<void> {
+  const url = await deleteResellerWebhook(trx, resellerId);
+  if (url === undefined) return;
+  await insertAudit(trx, {
+    ...auditActor(actor),
+    action: "reseller.webhook.disable",
+    targetType: "reseller",
+    targetId: resellerId,
+    before: { url },
+    after: { url: null, reason },
+  });
 }
 
 /** Options of the delivery job: the waits before each retry and one attempt's time limit. */
