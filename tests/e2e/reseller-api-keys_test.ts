@@ -50,7 +50,7 @@ Deno.test({
       const row = keys.locator("tbody tr");
       await row.first().waitFor();
       assert.equal(await row.count(), 1);
-      assert.match(await row.first().innerText(), /My shop\s+tk_live_\w{4}…[\s\S]*Never/);
+      assert.match(await row.first().innerText(), /My shop\s+tk_live_[\w-]{4}…[\s\S]*Never/);
       await shoot(page, "account-api-keys");
 
       const balance = await fetch(`${server.url}/api/v1/balance`, {
