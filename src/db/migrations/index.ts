@@ -9,7 +9,7 @@ import * as m0007 from "./0007_create_api_keys.ts";
 import * as m0008 from "./0008_create_webhooks.ts";
 import * as m0009 from "./0009_index_audit_log.ts";
 import * as m0010 from "./0010_create_supplier_attempts.ts";
-import * as m0011 from "./0011_index_pending_resends.ts";
+import * as m0013 from "./0013_index_pending_resends.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -23,5 +23,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0008_create_webhooks": m0008,
   "0009_index_audit_log": m0009,
   "0010_create_supplier_attempts": m0010,
-  "0011_index_pending_resends": m0011,
+  "0013_index_pending_resends": m0013,
 };
