@@ -163,7 +163,8 @@ export function registerResellerCommands(program: Command): void {
     .option("--enable-discounts", "apply item discounts again")
     .option(
       "--password",
-      "set a new password (prompted, or read from standard input); ends their sessions",
+      "set a new password (prompted, or read from standard input); ends their sessions, " +
+        "revokes their API keys and disables their webhook",
     )
     .option("--json", "print the result as JSON")
     .action(async (opts: {

@@ -164,7 +164,10 @@ async function listen(
   const handlers = {
     ...orderJobHandlers(db, () => getSuppliers(config)),
     ...mailJobHandlers(db, () => getMailer(config)),
-    ...webhookJobHandlers(db, () => getSecretBox(db, config.appSecret), config.webhooks),
+    ...webhookJobHandlers(db, () => getSecretBox(db, config.appSecret), {
+      ...config.webhooks,
+      mode: config.mode,
+    }),
   };
   const runner = createJobRunner(db, handlers, { worker: `${hostname()}:${Deno.pid}` });
   if (config.runJobs) runner.start();

@@ -23,7 +23,10 @@ export function registerWorker(program: Command): void {
       const handlers = {
         ...orderJobHandlers(db, cliSuppliers),
         ...mailJobHandlers(db, () => getMailer(config)),
-        ...webhookJobHandlers(db, () => getSecretBox(db, config.appSecret), config.webhooks),
+        ...webhookJobHandlers(db, () => getSecretBox(db, config.appSecret), {
+          ...config.webhooks,
+          mode: config.mode,
+        }),
       };
       const runner = createJobRunner(db, handlers, {
         worker: `${hostname()}:${Deno.pid}:worker`,

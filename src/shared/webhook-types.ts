@@ -24,7 +24,10 @@ export interface WebhookDeliveryDto {
   /** The receiver's HTTP status; null when there was no answer (see `error`). */
   statusCode: number | null;
   ok: boolean;
-  responseExcerpt: string;
+  /**
+   * Null on a 2xx; otherwise the class of failure ("HTTP 500", "timeout", "cannot connect", "TLS
+   * error", "refused: not a public address" …), never the receiver's own words.
+   */
   error: string | null;
   durationMs: number;
   at: string;

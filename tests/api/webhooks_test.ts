@@ -4,7 +4,14 @@ import { startTestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoAdmin, signInDemoReseller, simControl } from "../helpers/sessions.ts";
-import { seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
+import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
+import { RATE_LIMITED_MESSAGE } from "../../src/domain/auth/rate-limit.ts";
+import { WEBHOOK_RESENDS_PER_RESELLER } from "../../src/domain/resellers/webhooks.ts";
+import {
+  insertWebhookDelivery,
+  insertWebhookEvent,
+  upsertResellerWebhook,
+} from "../../src/db/repositories/webhooks.ts";
 import {
   verifyWebhookSignature,
   WEBHOOK_SIGNATURE_HEADER,
@@ -157,10 +164,10 @@ Deno.test({
           .deliveries as WebhookDeliveryDto[];
         const mine = list.filter((d) => d.eventId === got.event.id).reverse();
         assert.deepEqual(
-          mine.map((d) => [d.attempt, d.statusCode, d.ok, d.responseExcerpt]),
-          [[1, 503, false, "warming up"], [2, 200, true, "ok"]],
+          mine.map((d) => [d.attempt, d.statusCode, d.ok, d.error]),
+          [[1, 503, false, "HTTP 503"], [2, 200, true, null]],
         );
-        assert.equal(mine[0].error, "HTTP 503");
+        assert.ok(!JSON.stringify(list).includes("warming up"), "the receiver's words stay out");
         assert.equal(mine[1].type, "order.successful");
         assert.equal(mine[1].orderId, orderId);
       });
@@ -250,6 +257,93 @@ Deno.test({
     } finally {
       await receiver.stop();
       await server.stop();
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "[webhooks] 200 parallel resends of one delivery queue one; a reseller's resends are rate-limited",
+  ...opts,
+  async fn() {
+    const { max } = WEBHOOK_RESENDS_PER_RESELLER;
+    const tdb = await createTestDatabase();
+    // Deliveries of max + 1 events, seeded while no server holds the database. No job runs on the
+    // server below: a resend stays pending, so every refusal is the limit's, not a race's.
+    await withHandle(tdb, async (db) => {
+      await seedDemoUsers(db);
+      const { id } = await db.selectFrom("resellers").select("id")
+        .where("email", "=", DEMO_RESELLER.email).executeTakeFirstOrThrow();
+      const url = "http://127.0.0.1:9/hooks/topup";
+      const events = Array.from({ length: max + 1 }, () => crypto.randomUUID());
+      await db.transaction().execute(async (trx) => {
+        await upsertResellerWebhook(trx, { resellerId: id, url, secretSealed: "not opened" });
+        for (const [i, eventId] of events.entries()) {
+          await insertWebhookEvent(trx, {
+            id: eventId,
+            resellerId: id,
+            type: "order.successful",
+            orderId: `RSEED${i}`,
+            body: "{}",
+          });
+        }
+      });
+      for (const eventId of events) {
+        await insertWebhookDelivery(db, {
+          eventId,
+          resellerId: id,
+          url,
+          attempt: 1,
+          statusCode: 500,
+          error: "HTTP 500",
+          durationMs: 5,
+        });
+      }
+    });
+    try {
+      // 50 connections: on PostgreSQL the burst reaches the database 50 transactions at a time.
+      const server = await startTestServer(tdb, { RUN_JOBS: "false", DATABASE_POOL_SIZE: "50" });
+      try {
+        const a = await signInDemoReseller(server.url);
+        const deliveries = (await a.get("/api/reseller/webhook/deliveries")).json
+          .deliveries as WebhookDeliveryDto[];
+        assert.equal(deliveries.length, max + 1);
+        const resend = (id: string) => a.post(`/api/reseller/webhook/deliveries/${id}/resend`);
+        const tally = (statuses: number[]) =>
+          statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+
+        const burst = await Promise.all(
+          Array.from({ length: 200 }, () => resend(deliveries[0].id)),
+        );
+        assert.deepEqual(tally(burst.map((r) => r.status)), { 202: 1, 409: 199 });
+        assert.equal(
+          burst.find((r) => r.status === 409)!.json.error,
+          "This event is already queued to be sent again; refresh to see its answer",
+        );
+
+        // The refused ones counted nothing: the reseller still has max - 1 resends in the window.
+        const rest = await Promise.all(deliveries.slice(1, max).map((d) => resend(d.id)));
+        assert.deepEqual(tally(rest.map((r) => r.status)), { 202: max - 1 });
+        const over = await resend(deliveries[max].id);
+        assert.equal(over.status, 429, over.text);
+        assert.equal(over.json.error, RATE_LIMITED_MESSAGE);
+        assert.equal(
+          over.headers.get("retry-after"),
+          String(WEBHOOK_RESENDS_PER_RESELLER.windowSeconds),
+        );
+      } finally {
+        await server.stop();
+      }
+      await withHandle(tdb, async (db) => {
+        const queued = await db.selectFrom("jobs").select("payload")
+          .where("kind", "=", "webhook.deliver").execute();
+        const resends = queued.map((j) => j.payload as { eventId: string; retry: number })
+          .filter((p) => p.retry === -1);
+        assert.equal(resends.length, max, "one resend per event, max in all");
+        assert.equal(new Set(resends.map((p) => p.eventId)).size, max);
+      });
+    } finally {
       await tdb.drop();
     }
   },

@@ -108,6 +108,7 @@ Deno.test({
           ...webhookJobHandlers(db, () => Promise.resolve(box), {
             retryDelaysSec: [60],
             timeoutMs: 300_000,
+            mode: "demo",
           }),
         }, { worker: "test", intervalMs: 50, log: () => {} });
         runner.start();
@@ -270,6 +271,7 @@ Deno.test({
           ...webhookJobHandlers(db, () => Promise.resolve(box), {
             retryDelaysSec: [],
             timeoutMs: 1000,
+            mode: "demo",
           }),
         };
         const failing = Object.fromEntries(

@@ -133,6 +133,17 @@ Deno.test({
       assert.deepEqual(eve.markup, { mlbb: 4.5, mlbb_global: 6, mlbb_special: 7.5, pubgm: 3 });
       assert.equal(eve.balance, 1300.5);
 
+      // A new password: the form says what else it does before saving, and again once saved.
+      await page.getByLabel("Password").fill("eve's second password");
+      await page.getByRole("note").getByText(
+        "Saving a new password signs the reseller out, revokes all its API keys and disables its webhook.",
+      ).waitFor();
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByText(
+        "Reseller saved. The new password signed the reseller out, revoked all its API keys and disabled its webhook.",
+      ).waitFor();
+      assert.equal(await page.getByRole("note").count(), 0, "the field is empty again");
+
       // Ten rows a page, newest first: eight more top-ups make twelve rows.
       for (let i = 1; i <= 8; i++) {
         const r = await page.request.post(`${server.url}/api/balance_topup/reseller/${eve._id}`, {

@@ -1,6 +1,7 @@
 // Issue 11 in the browser: a reseller creates a key on My Account (its secret shown once), the
-// key works on /api/v1, the reseller revokes it and it stops working; the reference page lists
-// every route. Screenshots at 375 and 1280 px go to SCREENS_DIR when set.
+// key works on /api/v1, the reseller revokes it and it stops working; an admin revokes one key,
+// then all the others at once (issue 21); the reference page lists every route. Screenshots at
+// 375 and 1280 px go to SCREENS_DIR when set.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createTestDatabase } from "../helpers/backends.ts";
@@ -26,7 +27,7 @@ async function shoot(page: Page, name: string) {
 
 Deno.test({
   name:
-    "[e2e] a reseller creates, uses and revokes API keys, an admin revokes one; the reference lists every route",
+    "[e2e] a reseller creates, uses and revokes API keys, an admin revokes one and then all; the reference lists every route",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -49,7 +50,7 @@ Deno.test({
       const row = keys.locator("tbody tr");
       await row.first().waitFor();
       assert.equal(await row.count(), 1);
-      assert.match(await row.first().innerText(), /My shop\s+tk_live_\w{4}…[\s\S]*Never/);
+      assert.match(await row.first().innerText(), /My shop\s+tk_live_[\w-]{4}…[\s\S]*Never/);
       await shoot(page, "account-api-keys");
 
       const balance = await fetch(`${server.url}/api/v1/balance`, {
@@ -67,11 +68,17 @@ Deno.test({
       assert.equal(refused.status, 401);
       await refused.body?.cancel();
 
-      // A second key, revoked by an admin from the reseller's edit page.
-      await keys.getByLabel("Key name").fill("Bot two");
-      await keys.getByRole("button", { name: "Create key" }).click();
-      await row.nth(1).waitFor();
-      const second = (await keys.locator(".rs-secret").innerText()).trim();
+      // A second key, revoked by an admin from the reseller's edit page, then two more, revoked
+      // by the admin's "Revoke all keys".
+      const createKey = async (name: string, rows: number) => {
+        await keys.getByLabel("Key name").fill(name);
+        await keys.getByRole("button", { name: "Create key" }).click();
+        await row.nth(rows - 1).waitFor();
+        return (await keys.locator(".rs-secret").innerText()).trim();
+      };
+      const second = await createKey("Bot two", 2);
+      const third = await createKey("Bot three", 3);
+      await createKey("Bot four", 4);
       const admin = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       admin.on("dialog", (dialog) => dialog.accept());
       await signInDemoAdminInBrowser(admin, server.url);
@@ -84,15 +91,27 @@ Deno.test({
       await adminKeys.getByText("Bot two").waitFor();
       assert.equal(await adminKeys.getByRole("button", { name: "Create key" }).count(), 0);
       assert.equal(await adminKeys.getByText(/^Revoked /).count(), 1, "My shop is revoked");
-      await adminKeys.getByRole("button", { name: "Revoke" }).click();
+      await adminKeys.locator("tbody tr").filter({ hasText: "Bot two" })
+        .getByRole("button", { name: "Revoke", exact: true }).click();
       await admin.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
       await adminKeys.getByText(/^Revoked /).nth(1).waitFor();
       await shoot(admin, "admin-reseller-api-keys");
-      const refusedSecond = await fetch(`${server.url}/api/v1/balance`, {
-        headers: { authorization: `Bearer ${second}` },
-      });
-      assert.equal(refusedSecond.status, 401);
-      await refusedSecond.body?.cancel();
+      await adminKeys.getByRole("button", { name: "Revoke all keys" }).click();
+      const confirm = admin.getByRole("dialog");
+      await confirm.getByText(
+        "Revoke all 2 live API keys? Programs using them stop working at once.",
+      )
+        .waitFor();
+      await confirm.getByRole("button", { name: "Revoke all" }).click();
+      await adminKeys.getByText(/^Revoked /).nth(3).waitFor();
+      assert.equal(await adminKeys.getByRole("button", { name: /^Revoke/ }).count(), 0);
+      for (const revoked of [second, third]) {
+        const refused = await fetch(`${server.url}/api/v1/balance`, {
+          headers: { authorization: `Bearer ${revoked}` },
+        });
+        assert.equal(refused.status, 401);
+        await refused.body?.cancel();
+      }
 
       await gotoHydrated(page, `${server.url}/resellers/api`);
       await page.getByRole("heading", { name: "Reseller API", level: 1 }).waitFor();

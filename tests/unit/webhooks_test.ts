@@ -32,6 +32,56 @@ Deno.test("[webhooks] production takes only https URLs on public hosts; the demo
   );
 });
 
+Deno.test("[webhooks] production refuses the review's special-purpose hosts; the demo only loopback", () => {
+  const refused = [
+    "https://localhost./",
+    "https://LOCALHOST../hooks",
+    "https://hooks.localhost/",
+    "https://100.100.100.200/latest/meta-data",
+    "https://100.64.0.1/",
+    "https://0.0.0.1/",
+    "https://0/",
+    "https://198.18.0.1/",
+    "https://0x7f.1/",
+    "https://2130706433/",
+    "https://[::ffff:127.0.0.1]/",
+    "https://[::ffff:a9fe:a9fe]/",
+    "https://[64:ff9b::a9fe:a9fe]/",
+    "https://[fd00:ec2::254]/",
+    "https://[fe80::1]/",
+    "https://224.0.0.1/",
+    "https://255.255.255.255/",
+    "https://metadata/computeMetadata/v1/",
+    "https://metadata.google.internal/",
+    "https://router.home.arpa/",
+    "https://printer.local./",
+  ];
+  for (const url of refused) {
+    assert.throws(
+      () => checkWebhookUrl(url, "production"),
+      new ValidationError("The callback URL must be on a public host"),
+      url,
+    );
+  }
+  assert.equal(
+    checkWebhookUrl("https://[2606:4700::1111]/h", "production"),
+    "https://[2606:4700::1111]/h",
+  );
+  assert.equal(
+    checkWebhookUrl("https://hooks.shop.example./h", "production"),
+    "https://hooks.shop.example./h",
+  );
+  assert.equal(checkWebhookUrl("http://localhost:8787/h", "demo"), "http://localhost:8787/h");
+  assert.equal(checkWebhookUrl("http://[::1]:8787/h", "demo"), "http://[::1]:8787/h");
+  for (const url of ["http://169.254.169.254/", "http://10.0.0.2/", "http://[::ffff:7f00:1]/"]) {
+    assert.throws(
+      () => checkWebhookUrl(url, "demo"),
+      new ValidationError("The callback URL must be on a public host"),
+      url,
+    );
+  }
+});
+
 Deno.test("[webhooks] a signature verifies only with its secret, body and time", async () => {
   const body = '{"id":"e1","type":"order.successful"}';
   const t = 1_790_000_000;

@@ -11,6 +11,7 @@ import * as m0009 from "./0009_index_audit_log.ts";
 import * as m0010 from "./0010_create_supplier_attempts.ts";
 import * as m0011 from "./0011_add_session_enrolment_secret.ts";
 import * as m0012 from "./0012_add_login_attempt_time.ts";
+import * as m0013 from "./0013_index_pending_resends.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0010_create_supplier_attempts": m0010,
   "0011_add_session_enrolment_secret": m0011,
   "0012_add_login_attempt_time": m0012,
+  "0013_index_pending_resends": m0013,
 };

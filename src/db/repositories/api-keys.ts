@@ -48,6 +48,16 @@ export async function revokeApiKey(
     .returning(API_KEY_PUBLIC_COLUMNS).executeTakeFirst();
 }
 
+/** Revokes every live key of a reseller at once; the keys it revoked. */
+export async function revokeLiveApiKeys(
+  trx: Transaction<Database>,
+  resellerId: string,
+): Promise<ApiKeyPublicRow[]> {
+  return await trx.updateTable("api_keys").set({ revoked_at: sql<Date>`now()` })
+    .where("reseller_id", "=", resellerId).where("revoked_at", "is", null)
+    .returning(API_KEY_PUBLIC_COLUMNS).execute();
+}
+
 /**
  * The live key with this hash whose reseller still exists. Read from the database on every
  * request, so a revoke is seen at once by every instance.
@@ -55,8 +65,11 @@ export async function revokeApiKey(
 export async function findLiveApiKey(
   db: Db,
   secretHash: string,
-): Promise<{ id: string; reseller_id: string; last_used_at: Date | null } | undefined> {
-  return await db.selectFrom("api_keys").select(["id", "reseller_id", "last_used_at"])
+): Promise<
+  Pick<ApiKeyRow, "id" | "reseller_id" | "name" | "prefix" | "last_used_at"> | undefined
+> {
+  return await db.selectFrom("api_keys")
+    .select(["id", "reseller_id", "name", "prefix", "last_used_at"])
     .where("secret_hash", "=", secretHash).where("revoked_at", "is", null)
     .where((eb) =>
       eb.exists(
@@ -66,6 +79,27 @@ export async function findLiveApiKey(
       )
     )
     .executeTakeFirst();
+}
+
+/**
+ * Records a key's use if it is the first of the day (UTC); true when it was. One conditional
+ * statement: of parallel first uses, one updates the row and the others, waiting on its lock,
+ * find it already used today.
+ */
+export async function markApiKeyUsedToday(
+  trx: Transaction<Database>,
+  id: string,
+): Promise<boolean> {
+  const row = await trx.updateTable("api_keys").set({ last_used_at: sql<Date>`now()` })
+    .where("id", "=", id)
+    .where((eb) =>
+      eb.or([
+        eb("last_used_at", "is", null),
+        eb("last_used_at", "<", sql<Date>`date_trunc('day', now(), 'UTC')`),
+      ])
+    )
+    .returning("id").executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Records a key's use, at most once per `seconds`, so a busy key is not one hot row. */

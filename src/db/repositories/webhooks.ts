@@ -1,5 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
+import { jobValues } from "./jobs.ts";
 import type {
   Database,
   ResellerWebhookRow,
@@ -35,6 +36,32 @@ export async function upsertResellerWebhook(
     .execute();
 }
 
+/** Deletes a reseller's webhook settings; the URL they had, or undefined when there were none. */
+export async function deleteResellerWebhook(
+  trx: Transaction<Database>,
+  resellerId: string,
+): Promise<string | undefined> {
+  const row = await trx.deleteFrom("reseller_webhooks").where("reseller_id", "=", resellerId)
+    .returning("url").executeTakeFirst();
+  return row?.url;
+}
+
+/**
+ * Queues a resend of an event (a `kind` job with retry -1) unless one is already waiting: the
+ * unique index of migration 0011 holds one pending resend per event, so parallel inserts leave
+ * exactly one. False when one was waiting.
+ */
+export async function insertPendingResend(
+  trx: Transaction<Database>,
+  kind: string,
+  eventId: string,
+): Promise<boolean> {
+  const row = await trx.insertInto("jobs").values(jobValues(kind, { eventId, retry: -1 }))
+    .onConflict((oc) => oc.doNothing())
+    .returning("id").executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Records an event in the caller's transaction. */
 export async function insertWebhookEvent(
   trx: Transaction<Database>,
@@ -65,7 +92,6 @@ export async function insertWebhookDelivery(
     url: string;
     attempt: number;
     statusCode: number | null;
-    responseExcerpt: string;
     error: string | null;
     durationMs: number;
   },
@@ -76,7 +102,6 @@ export async function insertWebhookDelivery(
     url: delivery.url,
     attempt: delivery.attempt,
     status_code: delivery.statusCode,
-    response_excerpt: delivery.responseExcerpt,
     error: delivery.error,
     duration_ms: delivery.durationMs,
   }).execute();

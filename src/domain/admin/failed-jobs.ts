@@ -8,7 +8,7 @@ import { insertAudit } from "../../db/repositories/audit-log.ts";
 import { type FailedJobRow, listFailedJobs, retryFailedJob } from "../../db/repositories/jobs.ts";
 import type { FailedJobDto } from "../../shared/order-types.ts";
 import { auditActor, type OperatorActor } from "../actor.ts";
-import { NotFoundError } from "../errors.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
 import { kickJobs } from "../jobs.ts";
 import { ORDER_JOB_KINDS } from "../orders/jobs.ts";
 
@@ -40,7 +40,10 @@ export async function listRetryableFailedJobs(db: Db): Promise<FailedJobDto[]> {
   return (await listFailedJobs(db, ORDER_JOB_KINDS, FAILED_JOBS_LIMIT)).map(presentFailedJob);
 }
 
-/** Gives a failed job a fresh set of attempts, due now, audited. */
+/**
+ * Gives a failed job a fresh set of attempts, due now, audited. A failed resend of a webhook
+ * event whose reseller has queued another since is refused (409): one resend per event waits.
+ */
 export async function retryFailedJobAsOperator(
   db: Db,
   input: { id: number; actor: OperatorActor },
@@ -57,6 +60,11 @@ export async function retryFailedJobAsOperator(
       after: { kind: job.kind, failed: false },
     });
     return job;
+  }).catch((e: unknown) => {
+    if (String((e as Error)?.message ?? e).includes("jobs_one_pending_resend")) {
+      throw new ConflictError("A resend of this event is already queued");
+    }
+    throw e;
   });
   kickJobs(job.kind);
 }

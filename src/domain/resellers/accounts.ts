@@ -25,6 +25,8 @@ import {
   type PublicReseller,
 } from "../auth/users.ts";
 import { checkMoveCeiling } from "./balance.ts";
+import { revokeAllKeysIn } from "./api-keys.ts";
+import { disableWebhook } from "./webhooks.ts";
 
 /** Markups above this are a typo, not a price (a 1000 % markup is eleven times the cost). */
 export const MAX_MARKUP_PERCENT = 1000;
@@ -115,7 +117,9 @@ function requireText(value: string, label: string): string {
  * An admin edits a reseller (PUT /api/reseller/{id}). A `balance` that differs from the stored
  * one is refused and nothing changes: balances move only through Top Up and Deduct, each with its
  * history row, and a form opened before an order would otherwise undo that order's debit. A new
- * password ends every session of the reseller.
+ * password ends every session of the reseller, revokes its API keys and disables its webhook, in
+ * the same transaction: whoever knew the old password could have made a key or pointed the
+ * webhook at themselves, and a reset is how an admin shuts them out.
  */
 export async function editReseller(
   db: Db,
@@ -151,7 +155,11 @@ export async function editReseller(
       disable_discounts: input.disableDiscounts,
       ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
     });
-    if (passwordHash !== undefined) await deleteUserSessions(trx, "reseller", id);
+    if (passwordHash !== undefined) {
+      await deleteUserSessions(trx, "reseller", id);
+      await revokeAllKeysIn(trx, id, actor, "password_reset");
+      await disableWebhook(trx, id, actor, "password_reset");
+    }
     await insertAudit(trx, {
       ...auditActor(actor),
       action: "reseller.update",

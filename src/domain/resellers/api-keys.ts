@@ -1,16 +1,22 @@
 // Reseller API keys (issue 11): issued and revoked by the reseller on My Account, revoked by an
-// admin on the reseller's edit page, each audited. Only /api/v1 reads them (server/reseller-api.ts).
+// admin on the reseller's edit page (one or all), and all revoked by an admin's password reset,
+// each audited, as is each key's first use of the day. Only /api/v1 reads them
+// (server/reseller-api.ts).
 import { createHash, randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
+import type { Database } from "../../db/schema.ts";
 import {
   type ApiKeyPublicRow,
   findLiveApiKey,
   insertApiKey,
   listApiKeys,
+  markApiKeyUsedToday,
   revokeApiKey,
+  revokeLiveApiKeys,
   touchApiKey,
 } from "../../db/repositories/api-keys.ts";
-import { findResellerPublicById } from "../../db/repositories/resellers.ts";
+import { findResellerPublicById, lockLiveReseller } from "../../db/repositories/resellers.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import {
   API_KEY_SECRET_PREFIX,
@@ -109,7 +115,55 @@ export async function revokeResellerApiKey(
   return presentKey(row);
 }
 
-/** The reseller a bearer secret belongs to; a missing, unknown or revoked key is a 401. */
+/**
+ * Revokes every live key of a reseller in the caller's transaction, one audit row per key with
+ * `reason` ("password_reset", "revoke_all"); the keys it revoked.
+ */
+export async function revokeAllKeysIn(
+  trx: Transaction<Database>,
+  resellerId: string,
+  actor: OperatorActor,
+  reason: string,
+): Promise<ApiKeyDto[]> {
+  const revoked = await revokeLiveApiKeys(trx, resellerId);
+  for (const key of revoked) {
+    await insertAudit(trx, {
+      ...auditActor(actor),
+      action: "api_key.revoke",
+      targetType: "reseller",
+      targetId: resellerId,
+      before: { keyId: key.id, name: key.name, prefix: key.prefix, revokedAt: null },
+      after: { keyId: key.id, revokedAt: key.revoked_at?.toISOString(), reason },
+    });
+  }
+  return revoked.map(presentKey);
+}
+
+/** An admin's "Revoke all keys": every live key of the reseller, at once, each audited. */
+export async function revokeAllResellerApiKeys(
+  db: Db,
+  resellerId: string,
+  actor: OperatorActor,
+): Promise<ApiKeyDto[]> {
+  return await db.transaction().execute(async (trx) => {
+    if (!await lockLiveReseller(trx, resellerId)) throw new NotFoundError("Reseller not found");
+    return await revokeAllKeysIn(trx, resellerId, actor, "revoke_all");
+  });
+}
+
+/** Midnight UTC of `now`: a key's first use after it writes an audit row. */
+function startOfUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/**
+ * The reseller a bearer secret belongs to; a missing, unknown or revoked key is a 401. A key's
+ * first use of each day (UTC) writes an `api_key.use` audit row, with the use recorded in the
+ * same transaction so parallel first uses write one; later uses only move `last_used_at`, at most
+ * once a minute. An audit row per request would make the log a request log (300 a minute per
+ * key) and every request a write; a row per key and day says which keys are in use and when each
+ * one started being used again, and `last_used_at` when it was last.
+ */
 export async function authenticateApiKey(db: Db, secret: string | undefined) {
   if (!secret || !secret.startsWith(API_KEY_SECRET_PREFIX) || secret.length > 200) {
     throw new UnauthenticatedError("A valid API key is required");
@@ -118,7 +172,26 @@ export async function authenticateApiKey(db: Db, secret: string | undefined) {
   const reseller = key && await findResellerPublicById(db, key.reseller_id);
   if (!key || !reseller) throw new UnauthenticatedError("A valid API key is required");
   const lastUsed = key.last_used_at?.getTime() ?? 0;
-  if (Date.now() - lastUsed > LAST_USED_PRECISION_SECONDS * 1000) {
+  const today = startOfUtcDay(new Date());
+  if (lastUsed < today.getTime()) {
+    await db.transaction().execute(async (trx) => {
+      if (!await markApiKeyUsedToday(trx, key.id)) return;
+      await insertAudit(trx, {
+        actorType: "reseller",
+        actorId: reseller.id,
+        actorName: reseller.name,
+        action: "api_key.use",
+        targetType: "reseller",
+        targetId: reseller.id,
+        after: {
+          keyId: key.id,
+          name: key.name,
+          prefix: key.prefix,
+          day: today.toISOString().slice(0, 10),
+        },
+      });
+    });
+  } else if (Date.now() - lastUsed > LAST_USED_PRECISION_SECONDS * 1000) {
     await touchApiKey(db, key.id, LAST_USED_PRECISION_SECONDS);
   }
   return { keyId: key.id, reseller };

@@ -1,7 +1,8 @@
 // Reseller webhooks: a callback URL and a signing secret per reseller; an event for each order
 // that reaches successful, error or refunded, written in the transaction of that change (the
 // outbox) and POSTed by the `webhook.deliver` job, signed like Stripe's (src/shared/
-// webhook-signature.ts), retried on a schedule of about a day, each attempt a delivery row.
+// webhook-signature.ts), retried on a schedule of about a day, each attempt a delivery row. The
+// POST goes only to public addresses, vetted when it is sent (src/integrations/webhooks/).
 
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
@@ -11,16 +12,30 @@ import { enqueueJob } from "../../db/repositories/jobs.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import {
   countEventDeliveries,
+  deleteResellerWebhook,
   findOwnDeliveryEventId,
   findResellerWebhook,
   findWebhookEvent,
+  insertPendingResend,
   insertWebhookDelivery,
   insertWebhookEvent,
   listWebhookDeliveries,
   upsertResellerWebhook,
 } from "../../db/repositories/webhooks.ts";
+import { parseIp } from "../../integrations/webhooks/addresses.ts";
+import {
+  bareHost,
+  isAllowedAddress,
+  type ResolveHost,
+  resolveHostWithSystem,
+  type SendOutcome,
+  sendWebhook,
+  vetHost,
+} from "../../integrations/webhooks/sender.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
-import { NotFoundError, ValidationError } from "../errors.ts";
+import { assertWithinRateLimit, type WindowLimit } from "../auth/rate-limit.ts";
+import { auditActor, type OperatorActor } from "../actor.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import type { JobHandler } from "../jobs.ts";
 import { kickJobs } from "../jobs.ts";
 import { presentResellerOrder } from "../orders/present.ts";
@@ -35,8 +50,20 @@ import type {
 /** The job kind that makes one delivery attempt. */
 export const WEBHOOK_DELIVER_JOB = "webhook.deliver";
 
-/** How much of a receiver's answer a delivery row keeps. */
-const EXCERPT_CHARS = 500;
+/**
+ * Resends queued per reseller: a receiver back from an outage is caught up by hand within a few
+ * windows, while the queue every reseller's deliveries share is never flooded by one.
+ */
+export const WEBHOOK_RESENDS_PER_RESELLER: WindowLimit = {
+  prefix: "webhook-resend",
+  max: 30,
+  windowSeconds: 600,
+};
+
+const PUBLIC_HOST_MESSAGE = "The callback URL must be on a public host";
+
+/** Names that only ever mean this machine or its own network (RFC 6761, 6762, 8375). */
+const LOCAL_NAME = /(^|\.)(localhost|localdomain|local|internal|home\.arpa)$/i;
 
 /** The reseller changing their own webhook. */
 export interface WebhookActor {
@@ -48,13 +75,11 @@ function newSecret(): string {
   return `whsec_${randomBytes(24).toString("base64url")}`;
 }
 
-const PRIVATE_HOST =
-  /^(localhost|.*\.localhost|.*\.internal|.*\.local|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[.*\])$/i;
-
 /**
- * A callback URL we may POST to: https in production, to a public host name (no localhost,
- * private or link-local address literals, no IPv6 literals); demo mode also takes http and
- * local hosts, so a receiver on the same machine works.
+ * A callback URL we may POST to: https in production, to a public host (no address literal from
+ * the special-purpose registries, no local-only or single-label name); demo mode also takes http
+ * and loopback, so a receiver on the same machine works. Where a name leads is checked by
+ * resolving it, on saving in production and on every send (`deliverWebhookEvent`).
  */
 export function checkWebhookUrl(raw: string, mode: "demo" | "production"): string {
   let url: URL;
@@ -68,12 +93,15 @@ export function checkWebhookUrl(raw: string, mode: "demo" | "production"): strin
   }
   if (mode === "production") {
     if (url.protocol !== "https:") throw new ValidationError("The callback URL must use https");
-    if (PRIVATE_HOST.test(url.hostname)) {
-      throw new ValidationError("The callback URL must be on a public host");
-    }
   } else if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new ValidationError("The callback URL must use https or http");
   }
+  // "localhost." is localhost: a name's trailing dots do not change where it leads.
+  const host = bareHost(url).replace(/\.+$/, "");
+  const publicHost = parseIp(host)
+    ? isAllowedAddress(host, mode === "demo")
+    : mode === "demo" || (host.includes(".") && !LOCAL_NAME.test(host));
+  if (!publicHost) throw new ValidationError(PUBLIC_HOST_MESSAGE);
   return url.href;
 }
 
@@ -84,7 +112,8 @@ export async function getWebhookSettings(db: Db, resellerId: string): Promise<We
 }
 
 /**
- * Sets the callback URL (checked by `checkWebhookUrl`), audited. The first URL comes with a new signing secret, returned
+ * Sets the callback URL (checked by `checkWebhookUrl`; in production its host must also resolve
+ * to public addresses only), audited. The first URL comes with a new signing secret, returned
  * this once; a later change keeps the secret.
  */
 export async function setWebhookUrl(
@@ -93,8 +122,13 @@ export async function setWebhookUrl(
   actor: WebhookActor,
   rawUrl: string,
   mode: "demo" | "production",
+  resolve: ResolveHost = resolveHostWithSystem,
 ): Promise<WebhookSavedDto> {
   const url = checkWebhookUrl(rawUrl, mode);
+  if (mode === "production") {
+    const vetted = await vetHost(bareHost(new URL(url)), { resolve, allowLoopback: false });
+    if (!vetted.ok) throw new ValidationError(PUBLIC_HOST_MESSAGE);
+  }
   return await db.transaction().execute(async (trx) => {
     const before = await findResellerWebhook(trx, actor.resellerId);
     const secret = before ? undefined : newSecret();
@@ -175,72 +209,69 @@ export async function queueOrderEvents(
   }
 }
 
-/** Reads at most `max` characters of an answer, then stops reading. */
-async function readExcerpt(response: Response, max: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (text.length < max) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += value;
-  }
-  await reader.cancel().catch(() => {});
-  return text.slice(0, max);
-}
-
-/** One POST of an event's body; what came back, or why nothing did. */
-async function postSigned(
-  url: string,
-  secret: string,
-  eventId: string,
-  body: string,
-  timeoutMs: number,
-): Promise<{ statusCode: number | null; excerpt: string; error: string | null; ms: number }> {
-  const started = performance.now();
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        "User-Agent": "TopUp-Webhooks/1",
-        "X-TopUp-Event-Id": eventId,
-        [WEBHOOK_SIGNATURE_HEADER]: await signWebhook(
-          secret,
-          body,
-          Math.floor(Date.now() / 1000),
-        ),
-      },
-      body,
-      redirect: "manual",
-      signal,
-    });
-    const excerpt = await readExcerpt(response, EXCERPT_CHARS);
-    const ok = response.status >= 200 && response.status < 300;
-    return {
-      statusCode: response.status,
-      excerpt,
-      error: ok ? null : `HTTP ${response.status}`,
-      ms: Math.round(performance.now() - started),
-    };
-  } catch (error) {
-    const message = signal.aborted
-      ? `no answer within ${timeoutMs} ms`
-      : `cannot reach ${new URL(url).host}: ${error instanceof Error ? error.message : error}`;
-    return {
-      statusCode: null,
-      excerpt: "",
-      error: message.slice(0, 500),
-      ms: Math.round(performance.now() - started),
-    };
-  }
+/**
+ * Disables a reseller's webhook in the caller's transaction (an admin's password reset): the URL
+ * and its secret go, so nothing more is sent until the reseller sets a URL again, with a new
+ * secret; queued attempts find no webhook and stop. Audited with the URL it had.
+ */
+export async function disableWebhook(
+  trx: Transaction<Database>,
+  resellerId: string,
+  actor: OperatorActor,
+  reason: string,
+): Promise<void> {
+  const url = await deleteResellerWebhook(trx, resellerId);
+  if (url === undefined) return;
+  await insertAudit(trx, {
+    ...auditActor(actor),
+    action: "reseller.webhook.disable",
+    targetType: "reseller",
+    targetId: resellerId,
+    before: { url },
+    after: { url: null, reason },
+  });
 }
 
 /** Options of the delivery job: the waits before each retry and one attempt's time limit. */
 export interface WebhookDeliveryOptions {
   retryDelaysSec: number[];
   timeoutMs: number;
+  /** Production sends to public addresses only; the demo also to its own machine. */
+  mode: "demo" | "production";
+  /** How host names are resolved (the system's resolver unless a test gives its own). */
+  resolve?: ResolveHost;
+  /** Trust anchors for receivers' certificates instead of the system's (a test's receiver). */
+  ca?: string;
+}
+
+/** One signed POST of an event's body to the URL (checked again: it was saved under its mode). */
+async function postSigned(
+  url: string,
+  secret: string,
+  eventId: string,
+  body: string,
+  options: WebhookDeliveryOptions,
+): Promise<SendOutcome> {
+  try {
+    checkWebhookUrl(url, options.mode);
+  } catch (error) {
+    return { statusCode: null, error: `refused: ${(error as Error).message}` };
+  }
+  return await sendWebhook({
+    url,
+    headers: {
+      "Content-Type": "application/json",
+      "User-Agent": "TopUp-Webhooks/1",
+      "X-TopUp-Event-Id": eventId,
+      [WEBHOOK_SIGNATURE_HEADER]: await signWebhook(secret, body, Math.floor(Date.now() / 1000)),
+    },
+    body,
+  }, {
+    timeoutMs: options.timeoutMs,
+    resolve: options.resolve ?? resolveHostWithSystem,
+    allowLoopback: options.mode === "demo",
+    ca: options.ca,
+  });
 }
 
 /**
@@ -260,12 +291,13 @@ export async function deliverWebhookEvent(
   const event = await findWebhookEvent(db, eventId);
   const webhook = event && await findResellerWebhook(db, event.reseller_id);
   if (!event || !webhook) return true;
+  const started = performance.now();
   const result = await postSigned(
     webhook.url,
     box.open(webhook.secret_sealed),
     event.id,
     event.body,
-    options.timeoutMs,
+    options,
   );
   await insertWebhookDelivery(db, {
     eventId: event.id,
@@ -273,9 +305,8 @@ export async function deliverWebhookEvent(
     url: webhook.url,
     attempt: (await countEventDeliveries(db, event.id)) + 1,
     statusCode: result.statusCode,
-    responseExcerpt: result.excerpt,
     error: result.error,
-    durationMs: result.ms,
+    durationMs: Math.round(performance.now() - started),
   });
   const wait = options.retryDelaysSec[retry];
   if (result.error && retry >= 0 && wait !== undefined) {
@@ -313,7 +344,6 @@ export async function listDeliveries(db: Db, resellerId: string): Promise<Webhoo
     attempt: r.attempt,
     statusCode: r.status_code,
     ok: r.error === null,
-    responseExcerpt: r.response_excerpt,
     error: r.error,
     durationMs: r.duration_ms,
     at: r.at.toISOString(),
@@ -322,7 +352,10 @@ export async function listDeliveries(db: Db, resellerId: string): Promise<Webhoo
 
 /**
  * Sends a delivery's event again (same id and body, so a receiver that saw it drops it); another
- * reseller's delivery is not found.
+ * reseller's delivery is not found. One resend per event waits at a time (409 while one does),
+ * and a reseller queues at most `WEBHOOK_RESENDS_PER_RESELLER` (429): the queue is shared. Both
+ * hold under any parallelism: the pending resend is a conditional insert (a unique index), and
+ * the rate is counted in the same transaction, so a refused resend counts nothing.
  */
 export async function resendDelivery(
   db: Db,
@@ -331,6 +364,13 @@ export async function resendDelivery(
 ): Promise<void> {
   const eventId = await findOwnDeliveryEventId(db, resellerId, deliveryId);
   if (!eventId) throw new NotFoundError("Delivery not found");
-  await enqueueJob(db, WEBHOOK_DELIVER_JOB, { eventId, retry: -1 });
+  await db.transaction().execute(async (trx) => {
+    if (!await insertPendingResend(trx, WEBHOOK_DELIVER_JOB, eventId)) {
+      throw new ConflictError(
+        "This event is already queued to be sent again; refresh to see its answer",
+      );
+    }
+    await assertWithinRateLimit(trx, WEBHOOK_RESENDS_PER_RESELLER, resellerId);
+  });
   kickJobs(WEBHOOK_DELIVER_JOB);
 }

@@ -1,5 +1,6 @@
 // Issue 11: API keys for the reseller API. On My Account a reseller names, creates (the secret is
-// shown once), lists and revokes its keys; on the reseller's edit page an admin lists and revokes.
+// shown once), lists and revokes its keys; on the reseller's edit page an admin lists and revokes
+// them, one or all at once (issue 21).
 import { useState } from "react";
 import { callApi } from "../lib/api.ts";
 import { failureText, formatDate } from "../lib/order-format.ts";
@@ -13,6 +14,10 @@ export interface ApiKeysProps {
   listPath: string;
   /** Whether this viewer may issue keys (the reseller itself, not an admin). */
   canCreate: boolean;
+  /** Whether this viewer may revoke every key at once (an admin: DELETE on `listPath`). */
+  canRevokeAll?: boolean;
+  /** Changes when the keys changed elsewhere (a password reset revokes them), to list them again. */
+  version?: number;
 }
 
 function CreateKey({ listPath, onCreated }: { listPath: string; onCreated: () => void }) {
@@ -66,24 +71,25 @@ function CreateKey({ listPath, onCreated }: { listPath: string; onCreated: () =>
   );
 }
 
-export function ApiKeys({ listPath, canCreate }: ApiKeysProps) {
+export function ApiKeys({ listPath, canCreate, canRevokeAll = false, version = 0 }: ApiKeysProps) {
   const keys = useLoad(
     async () => (await callApi<{ keys: ApiKeyDto[] }>("GET", listPath)).keys,
-    listPath,
+    `${listPath}#${version}`,
     "get API keys",
   );
-  const [revoking, setRevoking] = useState<ApiKeyDto | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyDto | "all" | null>(null);
   const [busy, setBusy] = useState(false);
+  const live = keys.state === "ready" ? keys.value.filter((k) => !k.revokedAt).length : 0;
 
-  const revoke = async (key: ApiKeyDto) => {
+  const revoke = async (path: string, action: string) => {
     setBusy(true);
     try {
-      await callApi("DELETE", `${listPath}/${key.id}`);
+      await callApi("DELETE", path);
       setRevoking(null);
       keys.reload();
     } catch (error) {
       console.error(error);
-      alert(failureText("revoke API key", error));
+      alert(failureText(action, error));
     } finally {
       setBusy(false);
     }
@@ -98,6 +104,15 @@ export function ApiKeys({ listPath, canCreate }: ApiKeysProps) {
         </p>
       )}
       {canCreate && <CreateKey listPath={listPath} onCreated={keys.reload} />}
+      {canRevokeAll && live > 0 && (
+        <button
+          type="button"
+          class="btn-danger rs-revoke-all"
+          onClick={() => setRevoking("all")}
+        >
+          Revoke all keys
+        </button>
+      )}
       {keys.state === "loading"
         ? <p class="muted" role="status">Loading...</p>
         : keys.state === "failed"
@@ -142,12 +157,23 @@ export function ApiKeys({ listPath, canCreate }: ApiKeysProps) {
             </table>
           </div>
         )}
-      {revoking && (
+      {revoking === "all" && (
+        <ConfirmDialog
+          message={live === 1
+            ? "Revoke the one live API key? Programs using it stop working at once."
+            : `Revoke all ${live} live API keys? Programs using them stop working at once.`}
+          confirmLabel="Revoke all"
+          busy={busy}
+          onConfirm={() => revoke(listPath, "revoke API keys")}
+          onCancel={() => setRevoking(null)}
+        />
+      )}
+      {revoking && revoking !== "all" && (
         <ConfirmDialog
           message={`Revoke API key '${revoking.name}'? Programs using it stop working at once.`}
           confirmLabel="Revoke"
           busy={busy}
-          onConfirm={() => revoke(revoking)}
+          onConfirm={() => revoke(`${listPath}/${revoking.id}`, "revoke API key")}
           onCancel={() => setRevoking(null)}
         />
       )}

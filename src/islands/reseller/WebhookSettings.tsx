@@ -1,6 +1,6 @@
 // My Account › Order Webhooks (beyond the spec: issue 11): the callback URL, the signing secret
-// (shown once, when made or rolled), and the latest delivery attempts with their answers and a
-// Resend button.
+// (shown once, when made or rolled), and the latest delivery attempts with their status or class of
+// failure (never the receiver's words) and a Resend button.
 import { useState } from "react";
 import type {
   WebhookDeliveryDto,
@@ -25,8 +25,7 @@ function SecretOnce({ secret }: { secret: string }) {
 }
 
 function answerOf(d: WebhookDeliveryDto): string {
-  if (d.statusCode === null) return d.error ?? "No answer";
-  return d.responseExcerpt ? `${d.statusCode} ${d.responseExcerpt}` : String(d.statusCode);
+  return d.error ?? String(d.statusCode);
 }
 
 function Deliveries({ version }: { version: number }) {

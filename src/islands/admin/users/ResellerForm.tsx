@@ -1,7 +1,9 @@
 // Spec §2 Create Reseller and Reseller detail/edit: Details, Price Markup % (mlbb, mlbb_global and
 // mlbb_special required, then one field per launched game, three per row) and, when editing, the
 // Account Balance History. The balance is typed only at creation; afterwards it moves through
-// Top Up and Deduct, which keep its history (the server refuses any other change).
+// Top Up and Deduct, which keep its history (the server refuses any other change). A new password
+// also revokes the reseller's API keys and disables its webhook (issue 21), and the confirmation
+// says so.
 import { useEffect, useState } from "react";
 import {
   type BalanceMoveResult,
@@ -18,6 +20,10 @@ import { ApiKeys } from "../../reseller/ApiKeys.tsx";
 
 /** Spec §9: the admin's view of a reseller's balance history shows 10 rows a page. */
 const ADMIN_HISTORY_PAGE_SIZE = 10;
+
+/** What else a new password does (issue 21): said before saving and in the confirmation. */
+const PASSWORD_RESET_NOTE =
+  "The new password signed the reseller out, revoked all its API keys and disabled its webhook.";
 
 export interface ResellerFormProps {
   /** The reseller to edit; none for Create Reseller. */
@@ -72,6 +78,7 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
   const [games, setGames] = useState<LaunchedGame[]>([]);
   const [balance, setBalance] = useState(reseller?.balance ?? 0);
   const [historyVersion, setHistoryVersion] = useState(0);
+  const [keysVersion, setKeysVersion] = useState(0);
   const [notice, setNotice] = useState("");
   const [saving, setSaving] = useState(false);
 
@@ -120,7 +127,10 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
           password: draft.password,
         });
         setDraft((d) => ({ ...d, password: "" }));
-        setNotice("Reseller saved.");
+        if (draft.password) {
+          setNotice(`Reseller saved. ${PASSWORD_RESET_NOTE}`);
+          setKeysVersion((v) => v + 1);
+        } else setNotice("Reseller saved.");
       } else {
         await callApi("POST", "/api/reseller", {
           ...details,
@@ -188,6 +198,12 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
               onInput={(e) => set("password", e.currentTarget.value)}
             />
           </label>
+          {editing && draft.password && (
+            <p class="muted ag-wide" role="note">
+              Saving a new password signs the reseller out, revokes all its API keys and disables
+              its webhook.
+            </p>
+          )}
           {editing
             ? (
               <div class="au-field">
@@ -278,7 +294,14 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
           version={historyVersion}
         />
       )}
-      {editing && <ApiKeys listPath={`/api/reseller/${reseller._id}/api_keys`} canCreate={false} />}
+      {editing && (
+        <ApiKeys
+          listPath={`/api/reseller/${reseller._id}/api_keys`}
+          canCreate={false}
+          canRevokeAll
+          version={keysVersion}
+        />
+      )}
     </section>
   );
 }
