@@ -109,6 +109,9 @@ if (buildIsStale()) {
   await buildApp();
 }
 
+/** The longest one `deno test` process may run (a whole suite when it is one process). */
+const FILE_TIMEOUT_MS = (Deno.env.get("LONG") ? 150 : 25) * 60_000;
+
 /** How long each test file took, for the slowest-ten list. */
 const fileSeconds = new Map<string, number>();
 
@@ -123,9 +126,11 @@ async function runTests(
 ): Promise<RunResult> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check", ...paths],
-    env: { NO_COLOR: "1", ...env },
+    env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...env },
     stdout: "piped",
     stderr: buffered ? "piped" : "inherit",
+    // A file that hangs fails on its own instead of holding the whole run until CI's limit.
+    signal: AbortSignal.timeout(FILE_TIMEOUT_MS),
   }).spawn();
   let out = "";
   const decoder = new TextDecoder();
@@ -134,8 +139,9 @@ async function runTests(
     out += decoder.decode(chunk);
     if (!buffered) await Deno.stdout.write(chunk);
   }
-  const { code } = await child.status;
+  const { code, signal } = await child.status;
   if (buffered) console.log(`${out}${await errors}`);
+  if (signal) console.log(`${paths.join(" ")}: stopped after ${FILE_TIMEOUT_MS / 60_000} min`);
   const result =
     /(\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/g;
   const m = [...out.matchAll(result)].at(-1);
