@@ -768,7 +768,10 @@ Deno.test({
             await new Promise((done) => setTimeout(done, waits[i] * 1000 + 100));
             assert.equal((await signInOto(owner, `typo late ${i}`)).status, 401);
           }
-          assert.ok(waits[0] >= 1 && waits[1] > waits[0], `waits ${waits}`);
+          // Retry-After is the time left, from the last failure's start: under load a password
+          // check can take a second of it, so the doubling itself is asserted in the database
+          // test (auth-store_test.ts: 60, then 120 s) and here only that the wait never shrinks.
+          assert.ok(waits[0] >= 1 && waits[1] >= waits[0], `waits ${waits}`);
           assert.equal((await signInOto(owner)).status, 429, "the next try waits too");
           await new Promise((done) => setTimeout(done, waits[1] * 2000 + 100));
           await ownerGetsIn(owner, "after the wait");
