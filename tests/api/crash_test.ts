@@ -114,10 +114,19 @@ async function roundOfWork(base: string, world: World, round: number): Promise<W
   }
   for (let c = 0; c < CONSUMERS; c++) {
     const buyer = new TestClient(base, { "x-forwarded-for": `10.9.${round}.${c}` });
-    const made = await buyer.post(
+    // Right after the drill's terminations a request may meet a connection that died under it
+    // (a 500, RELIABILITY.md "Known and not fixed"); the buyer tries again, as the orders do.
+    let made = await buyer.post(
       "/api/payment/hitpay/mlbb",
       paymentBody(world.consumer.denom, world.consumer.price),
     );
+    for (let attempt = 1; made.status === 500 && attempt < 5; attempt++) {
+      await new Promise((ok) => setTimeout(ok, 200));
+      made = await buyer.post(
+        "/api/payment/hitpay/mlbb",
+        paymentBody(world.consumer.denom, world.consumer.price),
+      );
+    }
     assert.equal(made.status, 201, made.text);
     const orderId = made.json.orderID as string;
     const list = (await (await fetch(new URL("/__sim/control", base), {
