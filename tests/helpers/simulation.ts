@@ -299,6 +299,27 @@ export async function runSeed(
     const repeated = counts.filter((c) => c.reference !== "" && c.requests > 1);
     if (repeated.length) fail(`EliteDias top-ups sent again: ${JSON.stringify(repeated)}`);
   };
+  /**
+   * A new buyer starts a HitPay payment: the buyer, the order and its HitPay request, or
+   * undefined when the payment was refused (a supplier fault during the account check refuses it
+   * before any order is paid).
+   */
+  const startHitPayPayment = async () => {
+    const buyer = world.client({ "x-forwarded-for": consumerAddress() });
+    const { denom, price } = world.consumerItem;
+    const made = await call(buyer, "POST", "/api/payment/hitpay/mlbb", paymentBody(denom, price));
+    expect(made, [201, 400, 409, 502], "consumer payment");
+    if (made.status !== 201) return undefined;
+    figures.consumerOrders++;
+    const orderId = made.json.orderID as string;
+    const requests = await control("hitpay", "listRequests") as {
+      id: string;
+      reference_number: string;
+    }[];
+    const requestId = requests.find((q) => q.reference_number === orderId)?.id;
+    if (!requestId) fail(`no HitPay request for ${orderId}`);
+    return { buyer, orderId, requestId: requestId! };
+  };
   const recover = async () => {
     for (const target of ["moogold", "elitedias"]) {
       await control(target, "clearFaults");
@@ -496,20 +517,10 @@ export async function runSeed(
       }
     },
     consumer: async (step: Extract<SimStep, { kind: "consumer" }>) => {
-      const buyer = world.client({ "x-forwarded-for": consumerAddress() });
-      const { denom, price } = world.consumerItem;
-      const made = await call(buyer, "POST", "/api/payment/hitpay/mlbb", paymentBody(denom, price));
-      // A supplier fault during the account check refuses the payment before any order is paid.
-      expect(made, [201, 400, 409, 502], "consumer payment");
-      if (made.status !== 201) return;
-      figures.consumerOrders++;
-      const orderId = made.json.orderID as string;
-      const requests = await control("hitpay", "listRequests") as {
-        id: string;
-        reference_number: string;
-      }[];
-      const requestId = requests.find((q) => q.reference_number === orderId)?.id;
-      if (!requestId) fail(`no HitPay request for ${orderId}`);
+      const started = await startHitPayPayment();
+      if (!started) return;
+      const { buyer, orderId, requestId } = started;
+      const { price } = world.consumerItem;
       const fields = (kind: WebhookKind) => {
         const status = kind === "failed" ? "failed" : kind === "pending" ? "pending" : "completed";
         return {
@@ -578,19 +589,9 @@ export async function runSeed(
     // HitPay takes the payment but its webhook is held: the result page's polls ask HitPay and
     // the order is paid from HitPay's answer; the webhook sent later is a replay.
     held: async (step: Extract<SimStep, { kind: "held" }>) => {
-      const buyer = world.client({ "x-forwarded-for": consumerAddress() });
-      const { denom, price } = world.consumerItem;
-      const made = await call(buyer, "POST", "/api/payment/hitpay/mlbb", paymentBody(denom, price));
-      expect(made, [201, 400, 409, 502], "consumer payment");
-      if (made.status !== 201) return;
-      figures.consumerOrders++;
-      const orderId = made.json.orderID as string;
-      const requests = await control("hitpay", "listRequests") as {
-        id: string;
-        reference_number: string;
-      }[];
-      const requestId = requests.find((q) => q.reference_number === orderId)?.id;
-      if (!requestId) fail(`no HitPay request for ${orderId}`);
+      const started = await startHitPayPayment();
+      if (!started) return;
+      const { buyer, orderId, requestId } = started;
       await control("hitpay", "holdWebhooks", [true]);
       try {
         await control("hitpay", "pay", [requestId]);
