@@ -34,6 +34,9 @@ const serviceMode = z.enum(["simulator", "live"], {
   error: "expected 'simulator' or 'live'",
 });
 
+/** OWASP's password storage cheat sheet: scrypt N=2^17, r=8, p=1. */
+export const OWASP_SCRYPT_LOG_N = 17;
+
 const EnvSchema = z.object({
   APP_MODE: z.enum(["demo", "production"], {
     error: "expected 'demo' or 'production'",
@@ -53,6 +56,7 @@ const EnvSchema = z.object({
   APP_SECRET: z.string().min(32, { error: "must be at least 32 characters" })
     .optional(),
   TRUST_PROXY: bool.default(false),
+  SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(OWASP_SCRYPT_LOG_N),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(
     12,
@@ -188,6 +192,8 @@ export interface Config {
   /** Key material for encrypting TOTP secrets; demo mode may keep a generated one in the database. */
   appSecret?: string;
   trustProxy: boolean;
+  /** scrypt's cost, N = 2^scryptLogN, for new password hashes (a stored hash keeps its own). */
+  scryptLogN: number;
   sessionIdleMinutes: number;
   sessionAbsoluteHours: number;
   reseller2faDefault: boolean;
@@ -293,6 +299,11 @@ const PUBLISHED_VALUES = new Set([
  */
 function productionProblems(e: ParsedEnv): string[] {
   const problems: string[] = [];
+  if (e.SCRYPT_LOG_N < OWASP_SCRYPT_LOG_N) {
+    problems.push(
+      `SCRYPT_LOG_N: must be at least ${OWASP_SCRYPT_LOG_N} when APP_MODE is production (got ${e.SCRYPT_LOG_N}; lower is for tests)`,
+    );
+  }
   for (const name of ["MOOGOLD_MODE", "ELITEDIAS_MODE", "HITPAY_MODE", "FX_MODE"] as const) {
     if (e[name] === "simulator") {
       problems.push(`${name}: simulator is not allowed when APP_MODE is production (set live)`);
@@ -418,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
     appSecret: e.APP_SECRET,
     trustProxy: e.TRUST_PROXY,
+    scryptLogN: e.SCRYPT_LOG_N,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionAbsoluteHours: e.SESSION_ABSOLUTE_HOURS,
     reseller2faDefault: e.RESELLER_2FA_DEFAULT,

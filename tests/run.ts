@@ -126,7 +126,15 @@ async function runTests(
 ): Promise<RunResult> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check", ...paths],
-    env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...env },
+    env: {
+      NO_COLOR: "1",
+      DENO_NO_UPDATE_CHECK: "1",
+      // Passwords hashed at scrypt N=2^12 instead of production's 2^17: a check takes ~10 ms, not
+      // ~500, and the suite signs in hundreds of times. The hashing itself is the same code;
+      // production refuses a cost under 17 (tests/unit/config_test.ts).
+      SCRYPT_LOG_N: Deno.env.get("SCRYPT_LOG_N") ?? "12",
+      ...env,
+    },
     stdout: "piped",
     stderr: buffered ? "piped" : "inherit",
     // A file that hangs fails on its own instead of holding the whole run until CI's limit.

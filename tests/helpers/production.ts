@@ -7,6 +7,7 @@ import { createMoogoldClient } from "../../src/integrations/moogold/client.ts";
 import { createElitediasClient } from "../../src/integrations/elitedias/client.ts";
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
 import { freePort } from "./harness.ts";
+import { OWASP_SCRYPT_LOG_N } from "../../src/config.ts";
 
 /** Where production's outside services are: the base URL of each, as its variable takes it. */
 export interface ServiceUrls {
@@ -36,6 +37,8 @@ export const PUBLIC_URL = "https://shop.example.com";
 export function productionEnv(services: ServiceUrls): Record<string, string> {
   return {
     APP_MODE: "production",
+    // The test runner lowers scrypt's cost for speed; production insists on OWASP's.
+    SCRYPT_LOG_N: String(OWASP_SCRYPT_LOG_N),
     PUBLIC_URL,
     APP_SECRET: "3f9c2a71e8d4b6059a1c7e2f8b3d4a6c",
     ...OWN_CREDENTIALS,

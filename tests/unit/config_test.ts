@@ -16,6 +16,7 @@ Deno.test("[config] no configuration is a demo on PGlite in ./data, port 8000", 
   assert.equal(c.databaseUrl, undefined);
   assert.equal(c.moogold.mode, "simulator");
   assert.equal(c.elitedias.mode, "simulator");
+  assert.equal(c.scryptLogN, 17, "passwords hashed at OWASP's scrypt cost");
 });
 
 Deno.test("[config] each process keeps 10 PostgreSQL connections unless DATABASE_POOL_SIZE says", () => {
@@ -127,6 +128,7 @@ Deno.test("[config] production refuses each unsafe setting with one line naming 
       /^PUBLIC_URL: must start with https:\/\/ .*\(got 'http:\/\/shop\.example\.com'\)/,
     ],
     [{ APP_SECRET: undefined }, /^APP_SECRET: required when APP_MODE is production/],
+    [{ SCRYPT_LOG_N: "12" }, /^SCRYPT_LOG_N: must be at least 17 when APP_MODE is production/],
     [{ APP_SECRET: "x".repeat(32) }, /^APP_SECRET: looks like a placeholder/],
     [{ INBOUND_MAIL_SECRET: "0".repeat(24) }, /^INBOUND_MAIL_SECRET: looks like a placeholder/],
     [{ HITPAY_API_KEY: HITPAY_SIMULATOR_CREDENTIALS.apiKey }, /^HITPAY_API_KEY: is a demo value/],
