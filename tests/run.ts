@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildApp, buildIsStale } from "../cli/build.ts";
+import { createDatabaseTemplate } from "./helpers/backends.ts";
 
 interface Suite {
   name: string;
@@ -109,6 +110,17 @@ if (buildIsStale()) {
   await buildApp();
 }
 
+// Each backend's migrated, empty database, made once: every test database is a copy of it.
+const templateEnv: Record<string, string> = {};
+const templates: { drop(): Promise<void> }[] = [];
+if (suites.some((suite) => suite.paths.some((p) => p !== "tests/unit") && selected(suite))) {
+  for (const b of backends) {
+    const template = await createDatabaseTemplate(b.env.TEST_BACKEND as "pglite" | "postgres");
+    Object.assign(templateEnv, template.env);
+    templates.push(template);
+  }
+}
+
 /** The longest one `deno test` process may run (a whole suite when it is one process). */
 const FILE_TIMEOUT_MS = (Deno.env.get("LONG") ? 150 : 25) * 60_000;
 
@@ -133,6 +145,7 @@ async function runTests(
       // ~500, and the suite signs in hundreds of times. The hashing itself is the same code;
       // production refuses a cost under 17 (tests/unit/config_test.ts).
       SCRYPT_LOG_N: Deno.env.get("SCRYPT_LOG_N") ?? "12",
+      ...templateEnv,
       ...env,
     },
     stdout: "piped",
@@ -295,5 +308,6 @@ if (fileSeconds.size) {
 console.log("\n=== summary ===");
 for (const line of summary) console.log(line);
 for (const file of flaky) console.log(`flaky: ${file} failed once and passed on the retry`);
+for (const template of templates) await template.drop();
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 Deno.exit(failed === 0 && passed > 0 ? 0 : 1);
