@@ -5,9 +5,11 @@ import { callApi } from "../lib/api.ts";
 import { signOut } from "../lib/sign-out.ts";
 import { errorText } from "./games/draft.ts";
 import { RestrictedUsers } from "./settings/RestrictedUsers.tsx";
+import { AlertThresholds } from "./settings/AlertThresholds.tsx";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
 import "../../styles/admin-people.css";
+import "../../styles/admin-operations.css";
 
 export type SettingsViewProps = AdminViewProps;
 
@@ -117,6 +119,7 @@ export default function SettingsView(_props: SettingsViewProps) {
         <MarkUpForm onSaved={() => setReload(reload + 1)} />
       </div>
       <RestrictedUsers />
+      <AlertThresholds />
     </section>
   );
 }
