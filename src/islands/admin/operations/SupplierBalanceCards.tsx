@@ -2,6 +2,7 @@
 // from the readings, the change over 24 hours and the alert threshold. The dashboard and the
 // Operations screen show the same cards.
 import type { SupplierBalanceDto } from "../../../shared/operations-types.ts";
+import { formatDate } from "../../lib/order-format.ts";
 
 const WIDTH = 160;
 const HEIGHT = 40;
@@ -66,7 +67,7 @@ export function SupplierBalanceCards({ balances }: { balances: SupplierBalanceDt
           <Trend balance={b} />
           <span class="muted">
             Alert below {amount(b.threshold, b.currency)}
-            {b.readAt && ` · read ${new Date(b.readAt).toLocaleString("en-GB")}`}
+            {b.readAt && ` · read ${formatDate(b.readAt)}`}
           </span>
         </article>
       ))}
