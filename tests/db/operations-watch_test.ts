@@ -9,7 +9,11 @@ import { enqueueJob } from "../../src/db/repositories/jobs.ts";
 import { SEND_MAIL_JOB } from "../../src/domain/mail/outbox.ts";
 import { runOperationsWatch, scheduleOperationsWatch } from "../../src/domain/operations/watch.ts";
 import { sendAlert } from "../../src/domain/operations/alerts.ts";
-import { saveAlertSettings } from "../../src/domain/operations/alert-settings.ts";
+import {
+  readAlertSettings,
+  saveAlertSettings,
+} from "../../src/domain/operations/alert-settings.ts";
+import { ValidationError } from "../../src/domain/errors.ts";
 import { operationsStatus } from "../../src/domain/operations/status.ts";
 
 const backend = testBackend();
@@ -146,6 +150,20 @@ Deno.test({
           jobBacklogLimit: 2,
           webhookFailureLimit: 3,
         }, actor);
+        await assert.rejects(
+          saveAlertSettings(
+            db,
+            { ...await readAlertSettings(db), moogoldMinBalance: 1.234 },
+            actor,
+          ),
+          (e) =>
+            e instanceof ValidationError && e.message === "moogoldMinBalance: at most 2 decimals",
+        );
+        assert.equal(
+          (await readAlertSettings(db)).jobBacklogLimit,
+          2,
+          "a refused save changes nothing",
+        );
         // Three jobs due (one over the limit of 2), and a mail job that failed two hours ago.
         await db.transaction().execute(async (trx) => {
           for (const to of ["a@x.example", "b@x.example", "c@x.example"]) {
