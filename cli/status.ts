@@ -1,21 +1,13 @@
 import type { Command } from "commander";
+import { ageText } from "../src/shared/age-text.ts";
 import { operationsStatus } from "../src/domain/operations/status.ts";
 import type { OperationsStatusDto } from "../src/shared/operations-types.ts";
 import { withDb } from "./io.ts";
 
-/** Seconds as the largest whole unit: 45s, 12m, 3h, 2d. */
-function age(seconds: number | null): string {
-  if (seconds === null) return "-";
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86_400)}d`;
-}
-
 const money = (n: number) => n.toFixed(2);
 
 /** The operations view as lines for a terminal. */
-export function statusLines(status: OperationsStatusDto): string[] {
+function statusLines(status: OperationsStatusDto): string[] {
   const lines: string[] = [`Status at ${status.generatedAt}`];
   if (status.readiness) {
     lines.push(`Readiness: ${status.readiness.ready ? "ready" : "NOT READY"}`);
@@ -30,7 +22,7 @@ export function statusLines(status: OperationsStatusDto): string[] {
   for (const job of status.jobs) {
     lines.push(
       `  ${job.kind.padEnd(22)} ${String(job.pending).padStart(6)} pending ` +
-        `${String(job.due).padStart(6)} due  oldest ${age(job.oldestDueSeconds)}`,
+        `${String(job.due).padStart(6)} due  oldest ${ageText(job.oldestDueSeconds)}`,
     );
   }
   lines.push(`Needs review: ${status.needsReview}`);

@@ -4,11 +4,10 @@
 // restored database. On the backend the run targets (TEST_BACKEND).
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import postgres from "postgres";
 import { createDb, type Db } from "../../src/db/client.ts";
 import { checkInvariants } from "../../src/domain/ledger/invariants.ts";
 import type { OperationsStatusDto } from "../../src/shared/operations-types.ts";
-import { createTestDatabase, testBackend } from "../helpers/backends.ts";
+import { createPostgresDatabase, createTestDatabase, testBackend } from "../helpers/backends.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { openSimWorld, runSeed } from "../helpers/simulation.ts";
@@ -29,22 +28,11 @@ async function createEmptyDatabase(): Promise<
       drop: () => Deno.remove(dataDir, { recursive: true }),
     };
   }
-  const adminUrl = Deno.env.get("TEST_DATABASE_URL")!;
-  const name = `topup_restore_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const { databaseUrl, dropDatabase } = await createPostgresDatabase("topup_restore");
   return {
     env: { DATABASE_URL: databaseUrl, DATA_DIR: "/nonexistent" },
     open: () => createDb({ databaseUrl, dataDir: "", maxConnections: 2 }),
-    drop: async () => {
-      const conn = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await conn.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await conn.end();
-    },
+    drop: dropDatabase,
   };
 }
 

@@ -4,25 +4,16 @@
 // job queue. The dashboard shows the same balance cards; Settings › Alerts saves a threshold.
 // Screenshots at 375 and 1280 px when SCREENSHOT_DIR is set.
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
+import {
+  launchBrowser,
+  pageOverflow,
+  saveScreenshot,
+  signInDemoAdminInBrowser,
+} from "../helpers/browser.ts";
 
-const SCREENS = Deno.env.get("SCREENSHOT_DIR");
 const HOUR_MS = 3600_000;
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!SCREENS) return;
-  await Deno.mkdir(SCREENS, { recursive: true });
-  await page.screenshot({ path: `${SCREENS}/${name}.png`, fullPage: true });
-}
-
-async function pageOverflow(page: Page): Promise<number> {
-  return await page.evaluate(() =>
-    document.documentElement.scrollWidth - document.documentElement.clientWidth
-  );
-}
 
 Deno.test({
   name: "[e2e] Operations: a low supplier balance with its trend, the alert sent, the job queue; " +
@@ -95,15 +86,17 @@ Deno.test({
           await main.getByRole("heading", { name: "Failed jobs" }).waitFor();
           await main.getByText("No failed jobs.").waitFor();
           assert.equal(await pageOverflow(page), 0);
-          await screenshot(page, "operations-1280");
+          await saveScreenshot(page, "operations-1280");
         },
       );
 
       await t.step("at 375 px nothing sticks out of the window", async () => {
         await page.setViewportSize({ width: 375, height: 800 });
+        // The console lays itself out for a phone once it has seen the narrow window.
+        await page.waitForFunction(() => document.querySelector(".shell.mobile") !== null);
         await main.getByRole("article", { name: "MooGold balance" }).waitFor();
         assert.equal(await pageOverflow(page), 0);
-        await screenshot(page, "operations-375");
+        await saveScreenshot(page, "operations-375");
         await page.setViewportSize({ width: 1280, height: 900 });
       });
 
@@ -127,7 +120,7 @@ Deno.test({
           await field.fill("25.5");
           await form.getByRole("button", { name: "Save" }).click();
           await form.getByText("Saved").waitFor();
-          await screenshot(page, "settings-alerts-1280");
+          await saveScreenshot(page, "settings-alerts-1280");
 
           await menu.getByRole("button", { name: "Operations", exact: true }).click();
           const moogold = main.getByRole("article", { name: "MooGold balance" });

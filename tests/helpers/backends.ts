@@ -40,15 +40,7 @@ export async function createTestDatabase(
       },
     };
   }
-  const adminUrl = Deno.env.get("TEST_DATABASE_URL");
-  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
-  const name = `topup_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const { databaseUrl, dropDatabase } = await createPostgresDatabase("topup_test");
   const db = createDb({ databaseUrl, dataDir: "", maxConnections: 2 });
   await migrateToLatest(db);
   await db.destroy();
@@ -58,6 +50,29 @@ export async function createTestDatabase(
     open: () => createDb({ databaseUrl, dataDir: "", maxConnections: 20 }),
     drop: async () => {
       await assertLedgerSound(createDb({ databaseUrl, dataDir: "", maxConnections: 1 }));
+      await dropDatabase();
+    },
+  };
+}
+
+/**
+ * A new, empty PostgreSQL database (not even migrated) on TEST_DATABASE_URL's server, named
+ * `prefix` and a random suffix; `dropDatabase` deletes it.
+ */
+export async function createPostgresDatabase(
+  prefix: string,
+): Promise<{ databaseUrl: string; dropDatabase: () => Promise<void> }> {
+  const adminUrl = Deno.env.get("TEST_DATABASE_URL");
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const name = `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    dropDatabase: async () => {
       const conn = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await conn.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await conn.end();

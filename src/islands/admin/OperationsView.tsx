@@ -3,6 +3,7 @@
 // Needs review queue, failed jobs (with their Retry), the suppliers' balances and the latest
 // alerts emailed to the admins.
 import type { OperationsStatusDto, ReadinessDto } from "../../shared/operations-types.ts";
+import { ageText } from "../../shared/age-text.ts";
 import { callApi } from "../lib/api.ts";
 import { CheckIcon, CrossIcon, RefreshIcon } from "../lib/icons.tsx";
 import { LoadFailed } from "../lib/LoadFailed.tsx";
@@ -20,15 +21,6 @@ import "../../styles/admin-operations.css";
 export type OperationsViewProps = AdminViewProps;
 
 const fetchStatus = () => callApi<OperationsStatusDto>("GET", "/api/admin/operations");
-
-/** Seconds as the largest whole unit: 45 s, 12 min, 3 h, 2 d. */
-function age(seconds: number | null): string {
-  if (seconds === null) return "-";
-  if (seconds < 60) return `${seconds} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h`;
-  return `${Math.floor(seconds / 86_400)} d`;
-}
 
 function Readiness({ readiness }: { readiness: ReadinessDto | null }) {
   if (!readiness) return <p class="muted">This server does not report its readiness here.</p>;
@@ -92,7 +84,7 @@ function JobQueue({ status }: { status: OperationsStatusDto }) {
               <th scope="row">{job.kind}</th>
               <td>{job.pending.toLocaleString("en-US")}</td>
               <td>{job.due.toLocaleString("en-US")}</td>
-              <td>{age(job.oldestDueSeconds)}</td>
+              <td>{ageText(job.oldestDueSeconds)}</td>
             </tr>
           ))}
         </tbody>

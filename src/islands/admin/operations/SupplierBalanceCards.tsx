@@ -53,7 +53,7 @@ export function SupplierBalanceCards({ balances }: { balances: SupplierBalanceDt
       {balances.map((b) => (
         <article
           key={b.vendor}
-          class={b.low ? "op-balance op-balance-low" : "op-balance"}
+          class={b.low ? "db-card op-balance op-balance-low" : "db-card op-balance"}
           aria-label={`${b.name} balance`}
         >
           <header>

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "react";
 import { callApi } from "../../lib/api.ts";
 import { errorText } from "../games/draft.ts";
+import { useSettingsSave } from "./use-save.ts";
 
 interface AlertSettings {
   moogoldMinBalance: number;
@@ -21,8 +22,7 @@ const FIELDS: { key: keyof AlertSettings; label: string; step: string }[] = [
 
 export function AlertThresholds() {
   const [values, setValues] = useState<Record<keyof AlertSettings, string> | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { busy, message, setMessage, save } = useSettingsSave();
   useEffect(() => {
     callApi<AlertSettings>("GET", "/api/settings/alerts")
       .then((s) =>
@@ -39,29 +39,21 @@ export function AlertThresholds() {
       });
   }, []);
 
-  const save = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
     if (!values) return;
-    setBusy(true);
-    setMessage(null);
-    try {
-      await callApi("PUT", "/api/settings/alerts", {
+    save(() =>
+      callApi("PUT", "/api/settings/alerts", {
         moogoldMinBalance: Number(values.moogoldMinBalance),
         elitediasMinBalance: Number(values.elitediasMinBalance),
         jobBacklogLimit: Number(values.jobBacklogLimit),
         webhookFailureLimit: Number(values.webhookFailureLimit),
-      });
-      setMessage({ ok: true, text: "Saved" });
-    } catch (error) {
-      console.error(error);
-      setMessage({ ok: false, text: `Fail to save settings. ${errorText(error)}` });
-    } finally {
-      setBusy(false);
-    }
+      })
+    );
   };
 
   return (
-    <form class="panel ap-section ap-alerts" onSubmit={save} aria-labelledby="ap-alerts-title">
+    <form class="panel ap-section ap-alerts" onSubmit={submit} aria-labelledby="ap-alerts-title">
       <h3 id="ap-alerts-title">Alerts</h3>
       <p class="muted">
         The admins are emailed, at most once an hour for each, when a supplier's balance falls below
