@@ -13,7 +13,8 @@ import {
   readAlertSettings,
   saveAlertSettings,
 } from "../../src/domain/operations/alert-settings.ts";
-import { ValidationError } from "../../src/domain/errors.ts";
+import { ConflictError, ValidationError } from "../../src/domain/errors.ts";
+import { retryFailedJobAsOperator } from "../../src/domain/admin/failed-jobs.ts";
 import { operationsStatus } from "../../src/domain/operations/status.ts";
 
 const backend = testBackend();
@@ -134,6 +135,20 @@ Deno.test({
       const watches = await db.selectFrom("jobs").select("id")
         .where("kind", "=", "operations.watch").execute();
       assert.equal(watches.length, 1);
+      // A failed round cannot be retried while another waits.
+      const failed = await db.insertInto("jobs").values({
+        kind: "operations.watch",
+        payload: "{}",
+        attempts: 5,
+        max_attempts: 5,
+        failed_at: new Date(),
+      }).returning("id").executeTakeFirstOrThrow();
+      await assert.rejects(
+        retryFailedJobAsOperator(db, { id: Number(failed.id), actor }),
+        (e) =>
+          e instanceof ConflictError &&
+          e.message === "A round of the operations watch is already queued",
+      );
     });
   },
 });
