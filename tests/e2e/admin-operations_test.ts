@@ -105,6 +105,7 @@ Deno.test({
         const moogold = main.getByRole("article", { name: "MooGold balance" });
         await moogold.waitFor();
         assert.match(await moogold.innerText(), /40\.00 USD/);
+        await saveScreenshot(page, "dashboard-1280");
       });
 
       await t.step(
