@@ -12,6 +12,8 @@ import { registerEmailCommands } from "./emails.ts";
 import { registerOrdersConfirmPayment, registerPaymentCommands } from "./payments.ts";
 import { registerJobCommands, registerOrdersReview } from "./review.ts";
 import { registerDoctorCommand } from "./doctor.ts";
+import { registerStatusCommand } from "./status.ts";
+import { registerBackupCommands } from "./backup.ts";
 
 const program = new Command()
   .name("topup")
@@ -36,6 +38,8 @@ registerJobCommands(program);
 registerAuditCommand(program);
 registerEmailCommands(program);
 registerDoctorCommand(program);
+registerStatusCommand(program);
+registerBackupCommands(program);
 
 try {
   await program.parseAsync(["node", "topup", ...Deno.args]);

@@ -22,6 +22,7 @@ import { getSecretBox } from "../src/domain/auth/app-secret.ts";
 import { webhookJobHandlers } from "../src/domain/resellers/webhooks.ts";
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping.ts";
+import { operationsJobHandlers, scheduleOperationsWatch } from "../src/domain/operations/watch.ts";
 import { hostname } from "node:os";
 import { createStaticFiles } from "../src/server/static-files.ts";
 import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
@@ -163,6 +164,7 @@ async function listen(
   if (simulators.names.length) log(`Simulators mounted: ${simulators.names.join(", ")}`);
   const handlers = {
     ...orderJobHandlers(db, () => getSuppliers(config)),
+    ...operationsJobHandlers(db, () => getSuppliers(config)),
     ...mailJobHandlers(db, () => getMailer(config)),
     ...webhookJobHandlers(db, () => getSecretBox(db, config.appSecret), {
       ...config.webhooks,
@@ -179,11 +181,18 @@ async function listen(
   };
   keepHouse(false);
   const housekeeping = setInterval(() => keepHouse(true), 3600_000);
+  // Supplier balances and alerts: a round now and every WATCH_INTERVAL_SECONDS, one queued at a
+  // time whichever instance asks (src/domain/operations/watch.ts).
+  const watch = () =>
+    scheduleOperationsWatch(db).catch((error) => console.error(`operations watch: ${error}`));
+  watch();
+  const watching = setInterval(watch, config.watchIntervalSeconds * 1000);
   return {
     url,
     server,
     close: async () => {
       clearInterval(housekeeping);
+      clearInterval(watching);
       await runner.stop();
       await new Promise<void>((ok) => {
         server.closeAllConnections();

@@ -104,6 +104,7 @@ export function mountSimulators(config: Config): MountedSimulators {
       basePath: SIMULATOR_PATHS.moogold,
       ...SIMULATOR_CREDENTIALS.moogold,
       knobs: knobsFromEnv("SIM_MOOGOLD", env),
+      balance: env.SIM_MOOGOLD_BALANCE,
     }) as unknown as Simulator;
   }
   if (config.elitedias.mode === "simulator") {
@@ -111,6 +112,7 @@ export function mountSimulators(config: Config): MountedSimulators {
       basePath: SIMULATOR_PATHS.elitedias,
       apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
       knobs: knobsFromEnv("SIM_ELITEDIAS", env),
+      balance: env.SIM_ELITEDIAS_BALANCE,
     }) as unknown as Simulator;
   }
   if (config.fx.mode === "simulator") {

@@ -5,6 +5,7 @@ import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
 import { webhookJobHandlers } from "../src/domain/resellers/webhooks.ts";
 import { getSecretBox } from "../src/domain/auth/app-secret.ts";
+import { operationsJobHandlers, scheduleOperationsWatch } from "../src/domain/operations/watch.ts";
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { getConfig } from "../src/config.ts";
 import { closeDb } from "../src/db/client.ts";
@@ -22,6 +23,7 @@ export function registerWorker(program: Command): void {
       const config = getConfig();
       const handlers = {
         ...orderJobHandlers(db, cliSuppliers),
+        ...operationsJobHandlers(db, cliSuppliers),
         ...mailJobHandlers(db, () => getMailer(config)),
         ...webhookJobHandlers(db, () => getSecretBox(db, config.appSecret), {
           ...config.webhooks,
@@ -32,8 +34,13 @@ export function registerWorker(program: Command): void {
         worker: `${hostname()}:${Deno.pid}:worker`,
       });
       runner.start();
+      const watch = () =>
+        scheduleOperationsWatch(db).catch((error) => console.error(`operations watch: ${error}`));
+      watch();
+      const watching = setInterval(watch, config.watchIntervalSeconds * 1000);
       console.log("Worker running; Ctrl-C stops it.");
       const stop = async () => {
+        clearInterval(watching);
         await runner.stop();
         await closeDb();
         Deno.exit(0);

@@ -83,6 +83,7 @@ const EnvSchema = z.object({
   ELITEDIAS_ORIGIN: url(["http://", "https://"]).optional(),
   SEED_DEMO_CATALOGUE: bool.default(true),
   RUN_JOBS: bool.default(true),
+  WATCH_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   WORKERS: z.coerce.number({ error: "expected a number of processes" }).int().min(1).max(256)
     .optional(),
   PRIVILEGED_RESELLERS: z.string().default(""),
@@ -208,6 +209,8 @@ export interface Config {
   webhooks: { retryDelaysSec: number[]; timeoutMs: number };
   /** This instance runs the job queue too (off for HTTP-only instances beside `cli worker`). */
   runJobs: boolean;
+  /** How often the operations watch (supplier balances, alerts) is queued, in seconds. */
+  watchIntervalSeconds: number;
   /** HTTP worker processes sharing the port (PostgreSQL only; PGlite keeps one). */
   workers: number;
   /** Demo mode fills an empty catalogue from the simulators. */
@@ -448,6 +451,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     seedDemoCatalogue: e.SEED_DEMO_CATALOGUE,
     runJobs: e.RUN_JOBS,
+    watchIntervalSeconds: e.WATCH_INTERVAL_SECONDS,
     webhooks: {
       retryDelaysSec: e.WEBHOOK_RETRY_DELAYS.split(",").map(Number),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

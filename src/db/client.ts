@@ -50,10 +50,9 @@ export function createDb(options: DbOptions): Db {
   }
   mkdirSync(options.dataDir, { recursive: true });
   claimPgliteFolder(options.dataDir);
-  const pglite = new PGlite(join(options.dataDir, "pglite"), {
+  const pglite = new PGlite(pgliteFolder(options.dataDir), {
     parsers: { [types.INT8]: (v: string) => Number(v) },
-    // The admin order search's trigram index (migration 0004); PostgreSQL ships it as contrib.
-    extensions: { pg_trgm },
+    extensions: PGLITE_EXTENSIONS,
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   const destroy = db.destroy.bind(db);
@@ -63,6 +62,14 @@ export function createDb(options: DbOptions): Db {
   };
   return db;
 }
+
+/** Where PGlite keeps its files inside DATA_DIR. */
+export function pgliteFolder(dataDir: string): string {
+  return join(dataDir, "pglite");
+}
+
+/** The admin order search's trigram index (migration 0004); PostgreSQL ships it as contrib. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /** Errors after which a PostgreSQL connection is gone: closed, or its backend terminated. */
 const CONNECTION_LOST = new Set([
@@ -137,7 +144,7 @@ const LOCK_FILE = ".topup.lock";
  * PGlite is one process's database: a second process opening the same folder would corrupt it.
  * A lock file with our pid guards the folder; a lock left by a dead process is taken over.
  */
-function claimPgliteFolder(dataDir: string): void {
+export function claimPgliteFolder(dataDir: string): void {
   const lock = join(dataDir, LOCK_FILE);
   if (existsSync(lock)) {
     const pid = Number(readFileSync(lock, "utf8"));
@@ -151,7 +158,7 @@ function claimPgliteFolder(dataDir: string): void {
   writeFileSync(lock, String(Deno.pid));
 }
 
-function releasePgliteFolder(dataDir: string): void {
+export function releasePgliteFolder(dataDir: string): void {
   const lock = join(dataDir, LOCK_FILE);
   try {
     if (Number(readFileSync(lock, "utf8")) === Deno.pid) rmSync(lock);

@@ -338,6 +338,31 @@ export interface WebhookDeliveriesTable {
   at: CreatedAt;
 }
 
+/** One reading of a supplier's prepaid balance (migration 0016). */
+export interface SupplierBalanceReadingsTable {
+  id: Generated<number>;
+  vendor: string;
+  balance_cents: number;
+  currency: string;
+  read_at: CreatedAt;
+}
+
+/** When an alert condition last sent its email (migration 0016). */
+export interface AlertConditionsTable {
+  condition: string;
+  last_sent_at: Date;
+}
+
+/** An alert emailed to the admins (migration 0016). */
+export interface AlertsTable {
+  id: Generated<number>;
+  condition: string;
+  subject: string;
+  detail: string;
+  recipients: number;
+  sent_at: CreatedAt;
+}
+
 export interface Database {
   admins: AdminsTable;
   resellers: ResellersTable;
@@ -360,6 +385,9 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   supplier_attempts: SupplierAttemptsTable;
+  supplier_balance_readings: SupplierBalanceReadingsTable;
+  alert_conditions: AlertConditionsTable;
+  alerts: AlertsTable;
 }
 
 export type AdminRow = Selectable<AdminsTable>;

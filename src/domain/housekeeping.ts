@@ -5,6 +5,7 @@ import { deleteIdempotencyKeysOlderThan } from "../db/repositories/idempotency.t
 import { deleteJobsFinishedBefore } from "../db/repositories/jobs.ts";
 import { analyzeOrders } from "../db/repositories/orders.ts";
 import { deleteWebhookEventsOlderThan } from "../db/repositories/webhooks.ts";
+import { deleteBalanceReadingsOlderThan } from "../db/repositories/operations.ts";
 
 /** How long finished bookkeeping is kept. */
 export const RETENTION = {
@@ -16,6 +17,8 @@ export const RETENTION = {
   loginAttemptHours: 24,
   /** Webhook events and their delivery attempts; retries end after about a day. */
   webhookEventDays: 30,
+  /** Supplier balance readings (the dashboard's trend shows a week). */
+  balanceReadingDays: 90,
 };
 
 export interface PurgeReport {
@@ -24,11 +27,12 @@ export interface PurgeReport {
   idempotencyKeys: number;
   jobs: number;
   webhookEvents: number;
+  balanceReadings: number;
 }
 
 /**
  * Deletes what has expired: sessions past their expiry, throttle counters, old idempotency keys
- * finished jobs and old webhook events. Ledger, orders and audit rows are never touched. Safe to run concurrently.
+ * finished jobs, old webhook events and supplier balance readings. Ledger, orders and audit rows are never touched. Safe to run concurrently.
  */
 export async function purgeExpired(db: Db): Promise<PurgeReport> {
   return {
@@ -37,6 +41,7 @@ export async function purgeExpired(db: Db): Promise<PurgeReport> {
     idempotencyKeys: await deleteIdempotencyKeysOlderThan(db, RETENTION.idempotencyKeyDays),
     jobs: await deleteJobsFinishedBefore(db, RETENTION.finishedJobDays),
     webhookEvents: await deleteWebhookEventsOlderThan(db, RETENTION.webhookEventDays),
+    balanceReadings: await deleteBalanceReadingsOlderThan(db, RETENTION.balanceReadingDays),
   };
 }
 

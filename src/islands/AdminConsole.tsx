@@ -10,6 +10,7 @@ import DashboardView from "./admin/DashboardView.tsx";
 import EmailsView from "./admin/EmailsView.tsx";
 import SettingsView from "./admin/SettingsView.tsx";
 import AuditView from "./admin/AuditView.tsx";
+import OperationsView from "./admin/OperationsView.tsx";
 import OrdersView from "./admin/OrdersView.tsx";
 import { isSuperadminRank } from "../shared/admin-types.ts";
 import UsersView from "./admin/UsersView.tsx";
@@ -30,6 +31,11 @@ const MENU: { key: AdminView; label: string }[] = [
   { key: "users", label: "Users" },
   { key: "suppliers", label: "Suppliers" },
   { key: "settings", label: "Settings" },
+];
+
+/** Ours, not the spec's: how the running system is doing (issue 24). */
+const OPERATIONS_MENU: { key: AdminView; label: string }[] = [
+  { key: "operations", label: "Operations" },
 ];
 
 /** Ours, not the spec's: the audit log, for superadmins. */
@@ -55,6 +61,8 @@ function ViewFor(props: AdminViewProps & { view: AdminView }) {
       return <UsersView {...props} />;
     case "settings":
       return <SettingsView {...props} />;
+    case "operations":
+      return <OperationsView {...props} />;
     case "audit":
       return <AuditView {...props} />;
     default:
@@ -82,7 +90,11 @@ export default function AdminConsole({ adminName, adminRank }: AdminConsoleProps
       <div class={mobile ? "shell mobile" : "shell"}>
         <nav aria-label="Admin menu">
           <MenuButtons
-            items={isSuperadminRank(adminRank) ? [...MENU, ...SUPERADMIN_MENU] : MENU}
+            items={[
+              ...MENU,
+              ...OPERATIONS_MENU,
+              ...(isSuperadminRank(adminRank) ? SUPERADMIN_MENU : []),
+            ]}
             current={view === "new-game" || view === "edit-game" ? "games" : view}
             onSelect={(key) => go(key as AdminView)}
           />

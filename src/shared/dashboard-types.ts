@@ -1,6 +1,8 @@
 // What GET /api/dashboard answers (spec §2 Dashboard, §9): amounts in dollars as JSON numbers with
 // two decimals, margin as a percent with two decimals, dates as ISO strings.
 
+import type { SupplierBalanceDto } from "./operations-types.ts";
+
 /** The figures of one row of a dashboard table. */
 export interface DashboardFigures {
   orders: number;
@@ -75,4 +77,6 @@ export interface Dashboard {
   /** The two charts as SVG markup, rendered by the server. */
   charts: { revenueByDay: string; ordersByHour: string };
   exclusions: DashboardExclusions;
+  /** Each supplier's prepaid balance with its week's trend (issue 24). */
+  supplierBalances: SupplierBalanceDto[];
 }

@@ -3,27 +3,10 @@
 // holds the CLI door to them, in a process of its own like the other CLI tests.
 import assert from "node:assert/strict";
 import { productionEnv, unreachableServices } from "../helpers/production.ts";
+import { runCli } from "../helpers/cli.ts";
 
 /** Runs `cli/main.ts doctor ARGS` with only `env` (and what Deno itself needs) set. */
-async function runDoctor(args: string[], env: Record<string, string>) {
-  const inherited = Object.fromEntries(
-    ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME"].flatMap((name) => {
-      const value = Deno.env.get(name);
-      return value === undefined ? [] : [[name, value]];
-    }),
-  );
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", "doctor", ...args],
-    clearEnv: true,
-    env: { ...inherited, DENO_NO_UPDATE_CHECK: "1", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const decoder = new TextDecoder();
-  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
-}
+const runDoctor = (args: string[], env: Record<string, string>) => runCli(["doctor", ...args], env);
 
 Deno.test("[doctor cli] the demo prints each service as simulated and exits 0", async () => {
   const { code, stdout, stderr } = await runDoctor([], {});

@@ -78,6 +78,12 @@ Deno.test({
           status_code: 200,
           duration_ms: 5,
         }).execute();
+        await db.insertInto("supplier_balance_readings").values([91, 89].map((days) => ({
+          vendor: "moogold",
+          balance_cents: 100,
+          currency: "USD",
+          read_at: sql`now() - make_interval(days => ${days})` as never,
+        }))).execute();
 
         const report = await purgeExpired(db);
         assert.deepEqual(report, {
@@ -86,6 +92,7 @@ Deno.test({
           idempotencyKeys: 1,
           jobs: 1,
           webhookEvents: 1,
+          balanceReadings: 1,
         });
         const left = async (
           table:
@@ -94,7 +101,8 @@ Deno.test({
             | "idempotency_keys"
             | "jobs"
             | "webhook_events"
-            | "webhook_deliveries",
+            | "webhook_deliveries"
+            | "supplier_balance_readings",
         ) =>
           Number(
             (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n"))
@@ -106,12 +114,14 @@ Deno.test({
         assert.equal(await left("jobs"), 1, "an unfinished job is never purged, however old");
         assert.equal(await left("webhook_events"), 1);
         assert.equal(await left("webhook_deliveries"), 0, "deliveries go with their event");
+        assert.equal(await left("supplier_balance_readings"), 1);
         assert.deepEqual(await purgeExpired(db), {
           sessions: 0,
           loginAttempts: 0,
           idempotencyKeys: 0,
           jobs: 0,
           webhookEvents: 0,
+          balanceReadings: 0,
         });
       });
     } finally {

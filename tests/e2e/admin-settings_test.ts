@@ -27,7 +27,8 @@ Deno.test({
       const rateBox = page.getByRole("status", { name: "Exchange Rate" });
       await rateBox.getByText("Rate shown to resellers").waitFor();
       await page.getByLabel("Exchange Rate Mark Up (SGD cents per 1 USD)").fill("2.5");
-      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.locator("form.ap-markup").getByRole("button", { name: "Save", exact: true })
+        .click();
       await page.getByText("Saved").waitFor();
       await rateBox.getByText("2.5 SGD cents per 1 USD").waitFor();
 

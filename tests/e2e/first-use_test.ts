@@ -30,7 +30,16 @@ const GAMES_WITH_SERVERS: { name: string; servers: Record<string, string> }[] = 
   },
 ];
 
-const ADMIN_MENU = ["Dashboard", "Emails", "Games", "Orders", "Users", "Suppliers", "Settings"];
+const ADMIN_MENU = [
+  "Dashboard",
+  "Emails",
+  "Games",
+  "Orders",
+  "Users",
+  "Suppliers",
+  "Settings",
+  "Operations",
+];
 
 async function signInReseller(browser: Browser, baseUrl: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -42,15 +42,11 @@ export async function createDatabaseTemplate(backend: Backend): Promise<{
       drop: () => Deno.remove(dataDir, { recursive: true }),
     };
   }
-  const name = `topup_template_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const databaseUrl = await createPostgresDatabase(name);
+  const { name, databaseUrl, dropDatabase } = await createPostgresDatabase("topup_template");
   const db = createDb({ databaseUrl, dataDir: "", maxConnections: 1 });
   await migrateToLatest(db);
   await db.destroy();
-  return {
-    env: { TEST_POSTGRES_TEMPLATE: name },
-    drop: () => dropPostgresDatabase(name),
-  };
+  return { env: { TEST_POSTGRES_TEMPLATE: name }, drop: dropDatabase };
 }
 
 let processTemplate: Promise<string> | undefined;
@@ -69,15 +65,17 @@ function pgliteTemplate(): Promise<string> {
   return processTemplate;
 }
 
-function adminUrlOf(): string {
+/**
+ * A new PostgreSQL database on TEST_DATABASE_URL's server, named `prefix` and a random suffix:
+ * empty (not even migrated), or a copy of the database `template`; `dropDatabase` deletes it.
+ */
+export async function createPostgresDatabase(
+  prefix: string,
+  template?: string,
+): Promise<{ name: string; databaseUrl: string; dropDatabase: () => Promise<void> }> {
   const adminUrl = Deno.env.get("TEST_DATABASE_URL");
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
-  return adminUrl;
-}
-
-/** Creates a PostgreSQL database (a copy of `template` if named) and returns its URL. */
-async function createPostgresDatabase(name: string, template?: string): Promise<string> {
-  const adminUrl = adminUrlOf();
+  const name = `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
@@ -86,16 +84,18 @@ async function createPostgresDatabase(name: string, template?: string): Promise<
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropPostgresDatabase(name: string): Promise<void> {
-  const conn = postgres(adminUrlOf(), { max: 1, onnotice: () => {} });
-  try {
-    await conn.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } finally {
-    await conn.end();
-  }
+  return {
+    name,
+    databaseUrl: url.toString(),
+    dropDatabase: async () => {
+      const conn = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      try {
+        await conn.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await conn.end();
+      }
+    },
+  };
 }
 
 /** A fresh, migrated, empty database: a temporary PGlite folder or a new PostgreSQL database. */
@@ -115,9 +115,8 @@ export async function createTestDatabase(
       },
     };
   }
-  const name = `topup_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const template = Deno.env.get("TEST_POSTGRES_TEMPLATE");
-  const databaseUrl = await createPostgresDatabase(name, template);
+  const { databaseUrl, dropDatabase } = await createPostgresDatabase("topup_test", template);
   if (!template) {
     const db = createDb({ databaseUrl, dataDir: "", maxConnections: 2 });
     await migrateToLatest(db);
@@ -129,7 +128,7 @@ export async function createTestDatabase(
     open: () => createDb({ databaseUrl, dataDir: "", maxConnections: 20 }),
     drop: async () => {
       await assertLedgerSound(createDb({ databaseUrl, dataDir: "", maxConnections: 1 }));
-      await dropPostgresDatabase(name);
+      await dropDatabase();
     },
   };
 }

@@ -56,3 +56,18 @@ export async function signInDemoAdminInBrowser(page: Page, baseUrl: string): Pro
   await waitForIslands(page);
   return secret;
 }
+
+/** Saves a full-page screenshot as NAME.png in SCREENSHOT_DIR, when that is set. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  const dir = Deno.env.get("SCREENSHOT_DIR");
+  if (!dir) return;
+  await Deno.mkdir(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
+/** How far the page itself scrolls sideways (0: nothing sticks out of the window). */
+export async function pageOverflow(page: Page): Promise<number> {
+  return await page.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
+}

@@ -22,6 +22,8 @@ import type {
 } from "../../shared/dashboard-types.ts";
 import { auditActor, type OperatorActor } from "../actor.ts";
 import { CHART_GOLD, CHART_GREEN, renderBarChart } from "./dashboard-charts.ts";
+import { readAlertSettings } from "../operations/alert-settings.ts";
+import { supplierBalances } from "../operations/balances.ts";
 import { centsToDollars, centsToDollarString, decimalToNearestCents } from "../money.ts";
 
 /**
@@ -200,7 +202,7 @@ export async function readDashboard(db: Db, now: Date = new Date()): Promise<Das
     Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (CHART_HOURS - 1) * HOUR_MS,
   );
 
-  const [groups, resellerRows, pastDays, todaySums, hours] = await Promise.all([
+  const [groups, resellerRows, pastDays, todaySums, hours, balances] = await Promise.all([
     sumOrderWindows(db, excluded, windows),
     listDashboardResellers(db),
     sumDays(db, excluded, { from: latest(firstDay, LIFETIME_START), to: today }),
@@ -212,6 +214,7 @@ export async function readDashboard(db: Db, now: Date = new Date()): Promise<Das
       "1 hour",
       new Date(0),
     ),
+    readAlertSettings(db).then((settings) => supplierBalances(db, settings, now)),
   ]);
   const days = [...pastDays, ...todaySums];
 
@@ -286,5 +289,6 @@ export async function readDashboard(db: Db, now: Date = new Date()): Promise<Das
       }),
     },
     exclusions,
+    supplierBalances: balances,
   };
 }

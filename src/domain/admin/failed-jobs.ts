@@ -42,7 +42,8 @@ export async function listRetryableFailedJobs(db: Db): Promise<FailedJobDto[]> {
 
 /**
  * Gives a failed job a fresh set of attempts, due now, audited. A failed resend of a webhook
- * event whose reseller has queued another since is refused (409): one resend per event waits.
+ * event whose reseller has queued another since is refused (409): one resend per event waits; so
+ * is a failed operations watch while another round is queued (migration 0016).
  */
 export async function retryFailedJobAsOperator(
   db: Db,
@@ -61,8 +62,12 @@ export async function retryFailedJobAsOperator(
     });
     return job;
   }).catch((e: unknown) => {
-    if (String((e as Error)?.message ?? e).includes("jobs_one_pending_resend")) {
+    const message = String((e as Error)?.message ?? e);
+    if (message.includes("jobs_one_pending_resend")) {
       throw new ConflictError("A resend of this event is already queued");
+    }
+    if (message.includes("jobs_one_pending_watch")) {
+      throw new ConflictError("A round of the operations watch is already queued");
     }
     throw e;
   });

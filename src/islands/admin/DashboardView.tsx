@@ -9,9 +9,11 @@ import { dollarsToDollarString } from "../lib/format.ts";
 import { RefreshIcon } from "../lib/icons.tsx";
 import FiguresTable from "./dashboard/FiguresTable.tsx";
 import ExclusionsForm from "./dashboard/ExclusionsForm.tsx";
+import { SupplierBalanceCards } from "./operations/SupplierBalanceCards.tsx";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
 import "../../styles/admin-dashboard.css";
+import "../../styles/admin-operations.css";
 
 export type DashboardViewProps = AdminViewProps;
 
@@ -109,6 +111,9 @@ export default function DashboardView(_props: DashboardViewProps) {
             />
             <Chart title="Orders per hour, last 24 hours" svg={data.charts.ordersByHour} />
           </div>
+
+          <h3>Supplier Balances</h3>
+          <SupplierBalanceCards balances={data.supplierBalances} />
 
           <h3>Resellers</h3>
           <div class="ag-scroll db-balances">

@@ -5,9 +5,12 @@ import { callApi } from "../lib/api.ts";
 import { signOut } from "../lib/sign-out.ts";
 import { errorText } from "./games/draft.ts";
 import { RestrictedUsers } from "./settings/RestrictedUsers.tsx";
+import { AlertThresholds } from "./settings/AlertThresholds.tsx";
+import { useSettingsSave } from "./settings/use-save.ts";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
 import "../../styles/admin-people.css";
+import "../../styles/admin-operations.css";
 
 export type SettingsViewProps = AdminViewProps;
 
@@ -54,33 +57,24 @@ function ExchangeRateBox({ reload }: { reload: number }) {
 
 function MarkUpForm({ onSaved }: { onSaved: () => void }) {
   const [value, setValue] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { busy, message, save } = useSettingsSave();
   useEffect(() => {
     callApi<{ fxRateMarkUp: number }>("GET", "/api/settings")
       .then((s) => setValue(String(s.fxRateMarkUp)))
       .catch(console.error);
   }, []);
 
-  const save = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setMessage(null);
-    try {
-      // Spec §5: sent as a number; the server checks range and decimals.
+    // Spec §5: sent as a number; the server checks range and decimals.
+    save(async () => {
       await callApi("PUT", "/api/settings", { fxRateMarkUp: Number(value) });
-      setMessage({ ok: true, text: "Saved" });
       onSaved();
-    } catch (error) {
-      console.error(error);
-      setMessage({ ok: false, text: `Fail to save settings. ${errorText(error)}` });
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form class="ap-markup" onSubmit={save}>
+    <form class="ap-markup" onSubmit={submit}>
       <label for="ap-markup">Exchange Rate Mark Up (SGD cents per 1 USD)</label>
       <div class="ap-inline">
         <input
@@ -117,6 +111,7 @@ export default function SettingsView(_props: SettingsViewProps) {
         <MarkUpForm onSaved={() => setReload(reload + 1)} />
       </div>
       <RestrictedUsers />
+      <AlertThresholds />
     </section>
   );
 }

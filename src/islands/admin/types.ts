@@ -9,6 +9,7 @@ export type AdminView =
   | "users"
   | "suppliers"
   | "settings"
+  | "operations"
   | "audit";
 
 /** What the console passes to every view. */

@@ -1,0 +1,148 @@
+// The restore drill (issue 24): a simulation's database is backed up with `cli backup`, restored
+// with `cli restore` into an empty database, and everything an operator would check matches: the
+// invariants, every reseller's balance, the orders by status. Then `cli status --json` reads the
+// restored database. On the backend the run targets (TEST_BACKEND).
+import assert from "node:assert/strict";
+import { sql } from "kysely";
+import { createDb, type Db } from "../../src/db/client.ts";
+import { checkInvariants } from "../../src/domain/ledger/invariants.ts";
+import type { OperationsStatusDto } from "../../src/shared/operations-types.ts";
+import { createPostgresDatabase, createTestDatabase, testBackend } from "../helpers/backends.ts";
+import { runCli } from "../helpers/cli.ts";
+import { startTestServer } from "../helpers/server.ts";
+import { openSimWorld, runSeed } from "../helpers/simulation.ts";
+import { SIM_SERVER_ENV } from "../helpers/simulation-size.ts";
+
+const backend = testBackend();
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+/** A database with nothing in it, not even the app's tables: where a restore goes. */
+async function createEmptyDatabase(): Promise<
+  { env: Record<string, string>; open(): Db; drop(): Promise<void> }
+> {
+  if (backend === "pglite") {
+    const dataDir = await Deno.makeTempDir({ prefix: "topup-restore-" });
+    return {
+      env: { DATA_DIR: dataDir },
+      open: () => createDb({ dataDir }),
+      drop: () => Deno.remove(dataDir, { recursive: true }),
+    };
+  }
+  const { databaseUrl, dropDatabase } = await createPostgresDatabase("topup_restore");
+  return {
+    env: { DATABASE_URL: databaseUrl, DATA_DIR: "/nonexistent" },
+    open: () => createDb({ databaseUrl, dataDir: "", maxConnections: 2 }),
+    drop: dropDatabase,
+  };
+}
+
+/** What must survive a backup and restore. */
+async function snapshot(db: Db) {
+  try {
+    const count = (
+      table: "orders" | "balance_history" | "audit_log" | "supplier_balance_readings",
+    ) =>
+      db.selectFrom(table).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow()
+        .then((r) => r.n);
+    return {
+      violations: await checkInvariants(db),
+      balances: await db.selectFrom("resellers").select(["id", "balance_cents"]).orderBy("id")
+        .execute(),
+      ordersByStatus: await db.selectFrom("orders")
+        .select(["status", sql<number>`count(*)::int`.as("n")])
+        .groupBy("status").orderBy("status").execute(),
+      orders: await count("orders"),
+      balanceHistory: await count("balance_history"),
+      auditLog: await count("audit_log"),
+      balanceReadings: await count("supplier_balance_readings"),
+    };
+  } finally {
+    await db.destroy();
+  }
+}
+
+Deno.test({
+  name:
+    `[backup:${backend}] the restore drill: a simulation backed up and restored into an empty database matches`,
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    const target = await createEmptyDatabase();
+    const dir = await Deno.makeTempDir({ prefix: "topup-backup-" });
+    const file = `${dir}/topup.backup`;
+    try {
+      const server = await startTestServer(tdb, SIM_SERVER_ENV);
+      try {
+        const world = await openSimWorld(server.url);
+        await runSeed(world, 1, { steps: 20 });
+      } finally {
+        await server.stop();
+      }
+      const before = await snapshot(tdb.open());
+      assert.deepEqual(before.violations, []);
+      assert.ok(before.orders > 0 && before.balances.length > 0, JSON.stringify(before));
+      assert.ok(before.balanceReadings > 0, "the server read the supplier balances at start");
+
+      const backup = await runCli(["backup", file], tdb.env);
+      assert.equal(backup.code, 0, backup.stderr);
+      assert.match(backup.stderr, new RegExp(`^Backup written: ${file} \\(.+\\) in .+ s$`, "m"));
+
+      const restore = await runCli(["restore", file], target.env);
+      assert.equal(restore.code, 0, restore.stderr);
+      assert.match(restore.stderr, new RegExp(`^Restored ${file} in .+ s$`, "m"));
+      assert.deepEqual(await snapshot(target.open()), before);
+
+      const again = await runCli(["restore", file], target.env);
+      assert.equal(again.code, 1);
+      assert.match(
+        again.stderr,
+        /^Error: The database is not empty \(\d+ tables\): restore into an empty database, or pass --force/m,
+      );
+      const forced = await runCli(["restore", "--force", file], target.env);
+      assert.equal(forced.code, 0, forced.stderr);
+      assert.deepEqual(await snapshot(target.open()), before);
+
+      const status = await runCli(["status", "--json"], target.env);
+      assert.equal(status.code, 0, status.stderr);
+      const json = JSON.parse(status.stdout) as OperationsStatusDto;
+      assert.equal(json.readiness, null);
+      assert.deepEqual(json.balances.map((b) => [b.vendor, b.currency, typeof b.balance]), [
+        ["moogold", "USD", "number"],
+        ["elitedias", "SGD", "number"],
+      ]);
+      assert.ok(json.alerts.every((a) => typeof a.subject === "string"));
+      assert.equal(json.backlog, json.jobs.reduce((sum, j) => sum + j.due, 0));
+      assert.equal(typeof json.needsReview, "number");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+      await target.drop();
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test(`[backup:${backend}] clear errors: a missing file, another backend's backup`, async () => {
+  const target = await createEmptyDatabase();
+  const dir = await Deno.makeTempDir({ prefix: "topup-backup-" });
+  try {
+    const missing = await runCli(["restore", `${dir}/none`], target.env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, new RegExp(`^Error: ${dir}/none: no such file$`, "m"));
+    const other = `${dir}/other`;
+    await Deno.writeFile(
+      other,
+      backend === "pglite" ? new TextEncoder().encode("PGDMP...") : new Uint8Array([0x1f, 0x8b, 8]),
+    );
+    const wrong = await runCli(["restore", other], target.env);
+    assert.equal(wrong.code, 1);
+    assert.match(
+      wrong.stderr,
+      backend === "pglite"
+        ? /is a PostgreSQL dump: restore it with DATABASE_URL set/
+        : /is a PGlite backup: restore it without DATABASE_URL/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await target.drop();
+  }
+});
