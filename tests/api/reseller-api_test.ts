@@ -199,6 +199,11 @@ Deno.test({
             );
             for (const r of answers) {
               assert.equal(r.status, 201, r.text);
+              assert.equal(
+                r.text,
+                answers[0].text,
+                "every repeat is the first answer, byte for byte",
+              );
             }
             const ids = new Set(answers.map((r) => r.json.order.id));
             assert.equal(ids.size, 1);
@@ -324,7 +329,7 @@ Deno.test({
               only.length > 0 && only.every((o: { status: string }) => o.status === status),
             );
           }
-          assert.deepEqual((await a.get("/api/v1/orders?status=refunded")).json.orders, []);
+          assert.deepEqual((await a.get("/api/v1/orders?status=error")).json.orders, []);
           const h1 = await a.get("/api/v1/balance/history?limit=1");
           assert.equal(h1.json.entries.length, 1);
           const h2 = await a.get(`/api/v1/balance/history?limit=1&cursor=${h1.json.nextCursor}`);
