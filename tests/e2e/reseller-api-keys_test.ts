@@ -24,8 +24,7 @@ async function shoot(page: Page, name: string) {
 }
 
 Deno.test({
-  name:
-    "[e2e] a reseller creates, uses and revokes API keys, an admin revokes one and then all",
+  name: "[e2e] a reseller creates, uses and revokes API keys, an admin revokes one and then all",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -110,7 +109,6 @@ Deno.test({
         assert.equal(refused.status, 401);
         await refused.body?.cancel();
       }
-
     } finally {
       await browser.close();
       await server.stop();

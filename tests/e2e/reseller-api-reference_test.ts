@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { launchBrowser } from "../helpers/browser.ts";
+import { signInDemoReseller } from "../helpers/sessions.ts";
 import { V1_OPERATIONS } from "../../src/server/reseller-api-operations.ts";
 
 const SCREENS = Deno.env.get("SCREENS_DIR");
@@ -36,6 +37,20 @@ Deno.test({
           await page.screenshot({ path: `${SCREENS}/api-reference-${width}.png` });
         }
       }
+      // Try it: the reseller's own key, typed into the page, calls the API from the browser.
+      const session = await signInDemoReseller(server.url);
+      const key = (await session.post("/api/reseller/api_keys", { name: "Reference" })).json.secret;
+      await page.getByPlaceholder("Token").first().fill(key);
+      const balance = page.locator("section", {
+        has: page.getByRole("heading", { name: "Get your balance", exact: true }),
+      }).last();
+      await balance.getByRole("button", { name: /Test Request/ }).first().click();
+      const answered = page.waitForResponse((r) => r.url().endsWith("/api/v1/balance"));
+      await page.getByRole("dialog").getByRole("button", { name: /^Send/ }).first().click();
+      const answer = await answered;
+      assert.equal(answer.request().headers()["authorization"], `Bearer ${key}`);
+      assert.deepEqual(await answer.json(), { balance: 1000 });
+      await page.getByRole("dialog").getByText('"balance": 1000').waitFor();
       assert.deepEqual(elsewhere, [], "no request leaves the site");
       assert.deepEqual(errors, []);
     } finally {
