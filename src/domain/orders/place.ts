@@ -199,13 +199,6 @@ export async function placeResellerOrder(
     throw new ValidationError("serverid: Server ID is required for this game");
   }
   const pkg = input.kind === "mlbb" ? await decideMlbbOrderPackage(ctx, game, input) : undefined;
-  if (input.verifyAccount && !pkg) {
-    const account = { ...input, characterName: input.verifyAccount.characterName };
-    await onceInFlight(
-      `${scope}\n${idempotencyKey ?? ""}\n${fingerprint}`,
-      () => assertOrderableAccount(ctx.suppliers, game, account),
-    );
-  }
   const item = findItem(pkg ? pkg.gameItems : (game.game_items as GameItemDto[]), input.denom);
   const markupKey = pkg ? pkg.name : game.supplier_name;
   const priceCents = computeResellerPrice(item, {
@@ -213,20 +206,23 @@ export async function placeResellerOrder(
     disableDiscounts: reseller.disable_discounts,
   });
   if (input.clientAmount !== undefined) assertClientPrice(input.clientAmount, priceCents);
+  // Last of the checks, as the only one that asks the supplier.
+  if (input.verifyAccount && !pkg) {
+    const account = { ...input, characterName: input.verifyAccount.characterName };
+    await onceInFlight(
+      `${scope}\n${idempotencyKey ?? ""}\n${fingerprint}`,
+      () => assertOrderableAccount(ctx.suppliers, game, account),
+    );
+  }
   const itemName = formatResellerItemName(item.nameReseller, game.game_currency);
 
   return await ctx.db.transaction().execute(async (trx) => {
     const claim = idempotencyKey ? { scope, key: idempotencyKey, fingerprint } : undefined;
     const debit = await debitForOrder(trx, reseller.id, priceCents, claim);
     if (debit.kind === "replay") {
-      const previous = await findIdempotencyKey(trx, scope, idempotencyKey!);
-      if (!previous || previous.fingerprint !== fingerprint) {
-        throw new ConflictError("This Idempotency-Key was used for a different order");
-      }
-      return {
-        status: previous.response_status ?? 201,
-        body: previous.response_body,
-      } as PlaceOrderResult;
+      const previous = await previousAnswer(trx, scope, idempotencyKey!, fingerprint);
+      if (!previous) throw new ConflictError("This Idempotency-Key was used for a different order");
+      return previous;
     }
     const id = newOrderId();
     const order: OrderRow = {
