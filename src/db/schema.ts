@@ -226,7 +226,8 @@ export interface IdempotencyKeysTable {
   key: string;
   fingerprint: string;
   response_status: number | null;
-  response_body: ColumnType<unknown, string | null | undefined, string | null>;
+  /** The answer as the JSON text first sent (migration 0019), so a replay is byte for byte. */
+  response_body: string | null;
   created_at: CreatedAt;
 }
 

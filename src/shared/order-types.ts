@@ -2,7 +2,9 @@
 // history entry). Types only: islands and server code both import them.
 
 /** Reseller order statuses (spec §4): new ('New' + hourglass), pending, successful ('Success' + check), error. */
-export type ResellerOrderStatus = "new" | "pending" | "successful" | "error";
+export const RESELLER_ORDER_STATUSES = ["new", "pending", "successful", "error"] as const;
+
+export type ResellerOrderStatus = typeof RESELLER_ORDER_STATUSES[number];
 
 /** Spec §3 Order's fields every viewer sees. Amounts in dollars; date ISO. */
 export interface OrderFieldsDto {
@@ -22,7 +24,8 @@ export interface OrderFieldsDto {
 }
 
 /** Spec §3 Order, as a reseller sees it (no cost). */
-export interface ResellerOrderDto extends OrderFieldsDto {
+export interface ResellerOrderDto extends Omit<OrderFieldsDto, "status"> {
+  status: ResellerOrderStatus;
   buyerType: "reseller";
   reseller: { id: string; name: string; oldBalance: number; newBalance: number };
 }

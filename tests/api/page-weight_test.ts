@@ -25,6 +25,12 @@ Deno.test({
         const page = weights.find((w) => w.path === path)!;
         assert.ok(page.files.length > 0, `${path}: no script found; the page parsing broke`);
       }
+      const reference = weights.find((w) => w.path === "/resellers/api")!;
+      const scalar = reference.files.filter((f) => /\/standalone\.[\w-]+\.js$/.test(f));
+      assert.equal(scalar.length, 1, `the reference loads Scalar: ${reference.files.join(", ")}`);
+      for (const w of weights.filter((w) => w !== reference)) {
+        assert.ok(!w.files.includes(scalar[0]), `${w.path} loads the API reference's Scalar`);
+      }
       const over = weights.filter((w) => w.total > BUDGETS[w.area]).map((w) =>
         `${w.path}: ${kib(w.total)} of JavaScript gzipped, over the ${w.area} budget of ${
           kib(BUDGETS[w.area])

@@ -6,13 +6,17 @@
 import { gzipSync } from "node:zlib";
 import type { TestClient } from "./client.ts";
 
-export type Area = "consumer" | "reseller" | "admin";
+export type Area = "consumer" | "reseller" | "admin" | "reference";
 
-/** Budgets in bytes of gzipped JavaScript per route (issue 10). */
+/**
+ * Budgets in bytes of gzipped JavaScript per route (issue 10). The API reference (issue 25) is
+ * Scalar's standalone bundle (about 970 KiB gzipped) on its one page, counted in no other.
+ */
 export const BUDGETS: Record<Area, number> = {
   consumer: 30 * 1024,
   reseller: 150 * 1024,
   admin: 150 * 1024,
+  reference: 1024 * 1024,
 };
 
 export interface Route {
@@ -29,6 +33,7 @@ export const ROUTES: Route[] = [
   { path: "/payment/success", area: "consumer", as: "visitor" },
   { path: "/resellers", area: "reseller", as: "visitor" },
   { path: "/resellers/home", area: "reseller", as: "reseller" },
+  { path: "/resellers/api", area: "reference", as: "visitor" },
   { path: "/admin", area: "admin", as: "visitor" },
   { path: "/admin/home", area: "admin", as: "admin" },
 ];

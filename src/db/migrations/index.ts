@@ -13,6 +13,7 @@ import * as m0011 from "./0011_add_session_enrolment_secret.ts";
 import * as m0012 from "./0012_add_login_attempt_time.ts";
 import * as m0013 from "./0013_index_pending_resends.ts";
 import * as m0016 from "./0016_create_operations_watch.ts";
+import * as m0019 from "./0019_store_idempotent_answer_text.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0012_add_login_attempt_time": m0012,
   "0013_index_pending_resends": m0013,
   "0016_create_operations_watch": m0016,
+  "0019_store_idempotent_answer_text": m0019,
 };

@@ -1,13 +1,21 @@
-import { sql, type Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database } from "../schema.ts";
 
-export async function findIdempotencyKey(trx: Transaction<Database>, scope: string, key: string) {
-  return await trx.selectFrom("idempotency_keys")
+/**
+ * A claimed key and the answer kept for it, parsed from the text first sent: its keys come back in
+ * the order they were written, so the same answer serializes to the same bytes.
+ */
+export async function findIdempotencyKey(db: Kysely<Database>, scope: string, key: string) {
+  const row = await db.selectFrom("idempotency_keys")
     .select(["fingerprint", "response_status", "response_body"])
     .where("scope", "=", scope)
     .where("key", "=", key)
     .executeTakeFirst();
+  return row && {
+    ...row,
+    response_body: row.response_body === null ? null : JSON.parse(row.response_body) as unknown,
+  };
 }
 
 /**

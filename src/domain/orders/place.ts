@@ -14,7 +14,12 @@ import {
   resellerMarkupFor,
 } from "../catalogue/pricing.ts";
 import { centsToDollars, centsToDollarString, dollarsToCents } from "../money.ts";
-import { decideMlbbPackage, formatOutOfStockTitle, packageToOrder } from "./verification.ts";
+import {
+  assertOrderableAccount,
+  decideMlbbPackage,
+  formatOutOfStockTitle,
+  packageToOrder,
+} from "./verification.ts";
 import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
 import { debitForOrder } from "../ledger/ledger.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
@@ -41,6 +46,11 @@ export interface PlaceOrderInput {
   serverid: string;
   userName: string;
   clientAmount?: number;
+  /**
+   * Verify the account with the supplier before charging, for every game (the reseller API: its
+   * caller may skip verify); Mobile Legends is always verified, to choose its package.
+   */
+  verifyAccount?: { characterName: string };
 }
 
 export interface PlaceOrderResult {
@@ -123,6 +133,43 @@ function fingerprintOf(input: PlaceOrderInput): string {
     .digest("hex");
 }
 
+const inFlight = new Map<string, Promise<void>>();
+
+/**
+ * Runs `check` once for all the concurrent calls of one key in this process, each sharing its
+ * outcome: a client repeating an order at once (50 times, in a test) makes one supplier call, not
+ * one each, before the debit's claim picks the one order.
+ */
+async function onceInFlight(key: string, check: () => Promise<void>): Promise<void> {
+  const running = inFlight.get(key);
+  if (running) return await running;
+  const started = check().finally(() => inFlight.delete(key));
+  inFlight.set(key, started);
+  return await started;
+}
+
+/**
+ * The answer first given under `idempotencyKey` for this input, if there is one; a different
+ * input under the key is a conflict. Read before any supplier call, so a repeat is answered as it
+ * was, whatever the supplier says now; the debit's claim still decides between concurrent firsts.
+ */
+async function previousAnswer(
+  db: Db,
+  scope: string,
+  idempotencyKey: string,
+  fingerprint: string,
+): Promise<PlaceOrderResult | undefined> {
+  const previous = await findIdempotencyKey(db, scope, idempotencyKey);
+  if (!previous) return undefined;
+  if (previous.fingerprint !== fingerprint) {
+    throw new ConflictError("This Idempotency-Key was used for a different order");
+  }
+  return {
+    status: previous.response_status ?? 201,
+    body: previous.response_body,
+  } as PlaceOrderResult;
+}
+
 /**
  * Places a reseller order. The server prices it from the catalogue and the reseller's markup and
  * discount rules; a client amount that differs is refused, never charged. One transaction of two
@@ -137,6 +184,11 @@ export async function placeResellerOrder(
 ): Promise<PlaceOrderResult> {
   const reseller = await findResellerPublicById(ctx.db, input.resellerId);
   if (!reseller) throw new NotFoundError("Reseller not found");
+  const scope = `reseller:${reseller.id}`;
+  const fingerprint = fingerprintOf(input);
+  const replay = idempotencyKey &&
+    await previousAnswer(ctx.db, scope, idempotencyKey, fingerprint);
+  if (replay) return replay;
   const game = await findGame(ctx.db, input);
   // Mobile Legends' stock, the game's own flag included, is part of its package decision, so the
   // order is refused exactly when Verify showed the out-of-stock banner.
@@ -154,22 +206,23 @@ export async function placeResellerOrder(
     disableDiscounts: reseller.disable_discounts,
   });
   if (input.clientAmount !== undefined) assertClientPrice(input.clientAmount, priceCents);
+  // Last of the checks, as the only one that asks the supplier.
+  if (input.verifyAccount && !pkg) {
+    const account = { ...input, characterName: input.verifyAccount.characterName };
+    await onceInFlight(
+      `${scope}\n${idempotencyKey ?? ""}\n${fingerprint}`,
+      () => assertOrderableAccount(ctx.suppliers, game, account),
+    );
+  }
   const itemName = formatResellerItemName(item.nameReseller, game.game_currency);
-  const scope = `reseller:${reseller.id}`;
-  const fingerprint = fingerprintOf(input);
 
   return await ctx.db.transaction().execute(async (trx) => {
     const claim = idempotencyKey ? { scope, key: idempotencyKey, fingerprint } : undefined;
     const debit = await debitForOrder(trx, reseller.id, priceCents, claim);
     if (debit.kind === "replay") {
-      const previous = await findIdempotencyKey(trx, scope, idempotencyKey!);
-      if (!previous || previous.fingerprint !== fingerprint) {
-        throw new ConflictError("This Idempotency-Key was used for a different order");
-      }
-      return {
-        status: previous.response_status ?? 201,
-        body: previous.response_body,
-      } as PlaceOrderResult;
+      const previous = await previousAnswer(trx, scope, idempotencyKey!, fingerprint);
+      if (!previous) throw new ConflictError("This Idempotency-Key was used for a different order");
+      return previous;
     }
     const id = newOrderId();
     const order: OrderRow = {

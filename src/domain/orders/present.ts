@@ -3,6 +3,7 @@ import type {
   BalanceEntryDto,
   OrderFieldsDto,
   ResellerOrderDto,
+  ResellerOrderStatus,
 } from "../../shared/order-types.ts";
 import { centsToDollars } from "../money.ts";
 
@@ -29,6 +30,8 @@ export function presentOrderFields(row: OrderRow): OrderFieldsDto {
 export function presentResellerOrder(row: OrderRow): ResellerOrderDto {
   return {
     ...presentOrderFields(row),
+    // A reseller order only ever takes these (fulfil.ts); consumer statuses are not its.
+    status: row.status as ResellerOrderStatus,
     buyerType: "reseller",
     reseller: {
       id: row.reseller_id ?? "",

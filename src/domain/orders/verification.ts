@@ -282,3 +282,37 @@ export async function validateMoogoldAccount(
     message: r.value.message,
   };
 }
+
+/**
+ * Refuses an order for an account its supplier does not know, as the portal's order flow does
+ * after Verify (Mobile Legends decides its package instead, `decideMlbbPackage`): EliteDias'
+ * 'Game is under maintenance' is the out-of-stock banner, any other answer but valid 'Invalid
+ * user'; a supplier that cannot be asked is an UpstreamError.
+ */
+export async function assertOrderableAccount(
+  suppliers: Suppliers,
+  game: GameRow,
+  account: { userid: string; serverid: string; characterName: string },
+): Promise<void> {
+  if (game.supplier === "elephant") {
+    const v = await verifyElitediasAccount(
+      suppliers,
+      game.supplier_name,
+      account.userid,
+      account.serverid,
+    );
+    if (v.valid === "valid") return;
+    if (v.error.trim().toLowerCase() === GAME_UNDER_MAINTENANCE_ERROR.toLowerCase()) {
+      throw new ConflictError(formatOutOfStockTitle(game.name));
+    }
+    throw new ValidationError(INVALID_USER_TITLE);
+  }
+  const v = await validateMoogoldAccount(
+    suppliers,
+    Number(game.supplier_game_id),
+    account.userid,
+    account.serverid,
+    account.characterName,
+  );
+  if (v.status !== "true") throw new ValidationError(INVALID_USER_TITLE);
+}

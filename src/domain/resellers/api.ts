@@ -32,7 +32,7 @@ export interface ApiGame {
   name: string;
   requiresServerID: boolean;
   requiresCharacterName: boolean;
-  servers: unknown;
+  servers: Record<string, string>;
   isOutOfStock: boolean;
   packages: { name: string; isOutOfStock: boolean; items: ResellerGameCatalogue["gameItems"] }[];
   items: ResellerGameCatalogue["gameItems"];
@@ -97,8 +97,10 @@ export async function verifyApiAccount(
 }
 
 /**
- * POST /api/v1/orders: the portal's placeResellerOrder, the game named by id. The Idempotency-Key
- * is required here (a bot retries); it shares the portal's scope, so a key is one order either way.
+ * POST /api/v1/orders: the portal's placeResellerOrder, the game named by id, verifying the account
+ * first for every game (a program may order without calling verify; the portal's flow cannot).
+ * The Idempotency-Key is required here (a bot retries); it shares the portal's scope, so a key is
+ * one order either way.
  */
 export async function placeApiOrder(
   ctx: OrderContext,
@@ -108,6 +110,7 @@ export async function placeApiOrder(
     item: string;
     userid: string;
     serverid: string;
+    characterName: string;
     userName: string;
     package?: string;
     expectedPrice?: number;
@@ -133,6 +136,7 @@ export async function placeApiOrder(
     serverid: input.serverid,
     userName: input.userName,
     clientAmount: input.expectedPrice,
+    verifyAccount: { characterName: input.characterName },
   }, idempotencyKey);
 }
 

@@ -1,6 +1,6 @@
 import { readJson } from "../../../server/http.ts";
 import { v1Route } from "../../../server/reseller-api.ts";
-import { WebhookUrlInput } from "../../../server/webhook-inputs.ts";
+import { V1WebhookInput } from "../../../server/reseller-api-inputs.ts";
 import { getWebhookSettings, setWebhookUrl } from "../../../domain/resellers/webhooks.ts";
 
 /** The key's reseller's callback URL (never the secret), as on My Account. */
@@ -10,7 +10,7 @@ export const GET = v1Route(async ({ context: { locals }, reseller }) =>
 
 /** Sets the callback URL; the first one answers with the signing secret, shown this once. */
 export const PUT = v1Route(async ({ context: { locals, request }, reseller }) => {
-  const { url } = await readJson(request, WebhookUrlInput);
+  const { url } = await readJson(request, V1WebhookInput);
   return Response.json(
     await setWebhookUrl(
       locals.app.db,
