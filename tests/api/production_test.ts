@@ -14,7 +14,7 @@ import {
   unreachableServices,
 } from "../helpers/production.ts";
 import { createMobileLegendsGame } from "../../src/domain/catalogue/demo-catalogue.ts";
-import { mlbbConsumerCatalogue } from "../../src/domain/catalogue/consumer-catalogue.ts";
+import { consumerGamePage } from "../../src/domain/catalogue/consumer-catalogue.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const EVIL = "evil.example";
@@ -100,7 +100,7 @@ Deno.test({
     const tdb = await createTestDatabase();
     const item = await withHandle(tdb, async (db) => {
       await createMobileLegendsGame(db, live.suppliers, { consumerMarkup: 8.8 });
-      const catalogue = await mlbbConsumerCatalogue(db);
+      const catalogue = await consumerGamePage(db, "mobile-legends");
       return catalogue!.packages.find((p) => p.name === "mlbb_special")!.items[0];
     });
     const env = productionEnv(live.services);
