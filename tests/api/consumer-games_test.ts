@@ -131,7 +131,7 @@ Deno.test({
               "A battle royale for phones.",
               "<summary>How fast is delivery?</summary>",
               "Usually within minutes.",
-              "Where to find your User ID",
+              "Where to find your account ID",
               "<li>Android</li>",
               'href="https://freefire.fandom.com/"',
               'href="https://example.com/guide"',

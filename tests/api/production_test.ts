@@ -138,6 +138,8 @@ Deno.test({
           "/no-such-page",
           "/api/current_user",
           "/api/v1/openapi.json",
+          "/sitemap.xml",
+          "/robots.txt",
         ];
         for (const path of paths) {
           const r = await requestAs(server.url, "GET", path);
@@ -151,6 +153,14 @@ Deno.test({
           (await requestAs(server.url, "GET", "/api/v1/openapi.json")).body,
         );
         assert.deepEqual(openapi.servers, [{ url: PUBLIC_URL }]);
+        const sitemap = (await requestAs(server.url, "GET", "/sitemap.xml")).body;
+        assert.ok(sitemap.includes(`<loc>${PUBLIC_URL}/consumers/mobile-legends</loc>`), sitemap);
+        const game = (await requestAs(server.url, "GET", "/consumers/mobile-legends")).body;
+        assert.ok(
+          game.includes(`<link rel="canonical" href="${PUBLIC_URL}/consumers/mobile-legends">`),
+        );
+        const robots = (await requestAs(server.url, "GET", "/robots.txt")).body;
+        assert.ok(robots.includes(`Sitemap: ${PUBLIC_URL}/sitemap.xml`), robots);
       });
 
       await t.step(
