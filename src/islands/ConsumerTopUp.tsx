@@ -16,6 +16,7 @@ import { callApi } from "./lib/api.ts";
 import { CheckIcon } from "./lib/icons.tsx";
 import { ItemPicker } from "./consumer/ItemPicker.tsx";
 import { ReviewOrder } from "./consumer/ReviewOrder.tsx";
+import { ServerSelect } from "./lib/ServerSelect.tsx";
 
 export interface ConsumerTopUpProps {
   /** The game's fields and the key of its calls; its name is sent as `game` and saved as gameName. */
@@ -39,26 +40,27 @@ type Outcome =
   | { kind: "invalid" }
   | { kind: "out_of_stock"; name: string };
 
-/** Spec §2: a game with a server list offers its named servers instead of a Server ID field. */
-function ServerSelect(
-  { servers, value, onChange }: {
-    servers: [string, string][];
+/** One typed account field of the form. */
+function AccountField(
+  { label, name, numeric, value, onInput }: {
+    label: string;
+    name: string;
+    numeric: boolean;
     value: string;
-    onChange: (value: string) => void;
+    onInput: (value: string) => void;
   },
 ) {
   return (
     <label>
-      Server
-      <select
-        name="serverid"
+      {label}
+      <input
+        name={name}
+        inputMode={numeric ? "numeric" : undefined}
+        autoComplete="off"
         required
         value={value}
-        onChange={(e) => onChange(e.currentTarget.value)}
-      >
-        <option value="" disabled>Select server</option>
-        {servers.map(([label, server]) => <option key={label} value={server}>{label}</option>)}
-      </select>
+        onInput={(e) => onInput(e.currentTarget.value)}
+      />
     </label>
   );
 }
@@ -188,17 +190,13 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
     <>
       <form class="panel ct-verify" noValidate onSubmit={verify}>
         <div class="ct-fields">
-          <label>
-            User ID
-            <input
-              name="userid"
-              inputMode="numeric"
-              autoComplete="off"
-              required
-              value={userid.value}
-              onInput={(e) => edit(userid, e.currentTarget.value)}
-            />
-          </label>
+          <AccountField
+            label="User ID"
+            name="userid"
+            numeric
+            value={userid.value}
+            onInput={(value) => edit(userid, value)}
+          />
           {form.requiresServerID && (form.servers.length > 0
             ? (
               <ServerSelect
@@ -208,29 +206,22 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
               />
             )
             : (
-              <label>
-                Server ID
-                <input
-                  name="serverid"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  required
-                  value={serverid.value}
-                  onInput={(e) => edit(serverid, e.currentTarget.value)}
-                />
-              </label>
+              <AccountField
+                label="Server ID"
+                name="serverid"
+                numeric
+                value={serverid.value}
+                onInput={(value) => edit(serverid, value)}
+              />
             ))}
           {form.requiresCharacterName && (
-            <label>
-              Character Name
-              <input
-                name="characterName"
-                autoComplete="off"
-                required
-                value={characterName.value}
-                onInput={(e) => edit(characterName, e.currentTarget.value)}
-              />
-            </label>
+            <AccountField
+              label="Character Name"
+              name="characterName"
+              numeric={false}
+              value={characterName.value}
+              onInput={(value) => edit(characterName, value)}
+            />
           )}
           <button type="submit" class="btn" disabled={verifying.value} aria-busy={verifying.value}>
             {verifying.value && <span class="ct-spinner" aria-hidden="true" />}Verify
