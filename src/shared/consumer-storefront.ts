@@ -119,10 +119,6 @@ export function consumerPageDescription(
   return flat.length <= 160 ? flat : `${flat.slice(0, 157).replace(/\s+\S*$/, "")}…`;
 }
 
-/** The landing page's meta description. */
-export const CONSUMERS_PAGE_DESCRIPTION =
-  "Top up your mobile games in seconds: verify your account, choose your item and pay with PayNow, GrabPay and more.";
-
 /** POST /api/consumers/verify_id/{game}: the server's decision and the account's name. */
 export interface ConsumerVerifyAnswer {
   choice:

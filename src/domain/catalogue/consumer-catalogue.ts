@@ -27,6 +27,7 @@ import {
 } from "../../shared/consumer-storefront.ts";
 import { isGameRowPurchasable, MLBB_SUPPLIER_NAME } from "./games.ts";
 import { centsToDollars } from "../money.ts";
+import { escapeHtml } from "../../shared/html.ts";
 import { computeConsumerPrice, consumerMarkupFor, formatResellerItemName } from "./pricing.ts";
 
 /** The item as the consumer sees it: its consumer header and subheader, digits with the currency. */
@@ -122,9 +123,21 @@ export async function listConsumerGames(db: Db): Promise<ConsumerGameCard[]> {
     }));
 }
 
-/** The slug of every game consumers can buy, for /sitemap.xml. */
-export async function listConsumerGameSlugs(db: Db): Promise<string[]> {
-  return (await listGameRows(db)).filter(isPurchasableForConsumers).map(slugOf);
+/**
+ * /sitemap.xml: the consumer landing page and every game consumers can buy, at absolute URLs on
+ * `siteUrl` (siteUrlOf: PUBLIC_URL in production). Hidden games are not listed.
+ */
+export async function consumerSitemap(db: Db, siteUrl: string): Promise<string> {
+  const slugs = (await listGameRows(db)).filter(isPurchasableForConsumers).map(slugOf);
+  const urls = ["/consumers", ...slugs.map((slug) => `/consumers/${slug}`)]
+    .map((path) => `  <url><loc>${escapeHtml(`${siteUrl}${path}`)}</loc></url>`);
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`,
+    ...urls,
+    `</urlset>`,
+    "",
+  ].join("\n");
 }
 
 /**
