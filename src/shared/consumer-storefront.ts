@@ -108,13 +108,12 @@ export interface ConsumerGamePage {
 export function consumerPageDescription(
   page: { name: string; tagline: string; description: string },
 ): string {
-  const text = page.description.trim() ||
-    [
-      `Top up ${page.name} in seconds.`,
-      page.tagline.trim(),
-      "Verify your account, pick an item and pay securely.",
-    ]
-      .filter(Boolean).join(" ");
+  const sentence = (text: string) => /[.!?…]$/.test(text) ? text : `${text}.`;
+  const text = page.description.trim() || [
+    `Top up ${page.name} in seconds.`,
+    page.tagline.trim() && sentence(page.tagline.trim()),
+    "Verify your account, pick an item and pay securely.",
+  ].filter(Boolean).join(" ");
   const flat = text.replace(/\s+/g, " ");
   return flat.length <= 160 ? flat : `${flat.slice(0, 157).replace(/\s+\S*$/, "")}…`;
 }
