@@ -278,6 +278,34 @@ Deno.test({
         );
       }
 
+      await t.step("an out-of-stock game stays listed, marked, and sells nothing", async () => {
+        const valorant = games.find((g) => g.name === "Valorant")!;
+        const put = await admin.request("PUT", `/api/game/${valorant._id}`, {
+          ...valorant,
+          isOutOfStock: true,
+        });
+        assert.equal(put.status, 200, put.text);
+        const landing = (await buyer.get("/consumers")).text;
+        const tile = landing.slice(landing.indexOf('href="/consumers/valorant"'));
+        assert.match(tile.slice(0, tile.indexOf("</a>")), /Out of stock/);
+        const verify = await buyer.post("/api/consumers/verify_id/valorant", { userid: "812345" });
+        assert.deepEqual(verify.json.choice, { kind: "out_of_stock" });
+        const item = valorant.gameItems[0];
+        const pay = await buyer.post(
+          "/api/payment/hitpay/valorant",
+          paymentBody(item.nameSupplier, priceOf(valorant, item.nameSupplier), {
+            userid: "812345",
+            serverid: "",
+            package: undefined,
+          }),
+        );
+        assert.equal(pay.status, 409, pay.text);
+        assert.equal(
+          pay.json.error,
+          "Items for Valorant are currently Out of Stock / Under Maintenance.",
+        );
+      });
+
       await t.step("a game hidden from consumers is 404 to them, listed to resellers", async () => {
         const put = await admin.request("PUT", `/api/game/${freeFire._id}`, {
           ...freeFire,
