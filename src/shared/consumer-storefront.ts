@@ -88,9 +88,8 @@ export interface ConsumerGamePage {
   faq: { question: string; answer: string }[];
   platforms: string[];
   instructionalImage: string;
+  /** The official website, Fandom and Reddit, then the admin's five lists: those filled in. */
   linkLists: ConsumerLinkList[];
-  /** Official website, Fandom and Reddit, those the admin filled in. */
-  siteLinks: NamedLink[];
   form: ConsumerGameForm;
   /**
    * Mobile Legends: every package (Verify decides which one the account buys from). Any other

@@ -22,6 +22,7 @@ import {
   type ConsumerGameForm,
   type ConsumerGamePage,
   type ConsumerItemDto,
+  type ConsumerLinkList,
   type ConsumerPackageDto,
   consumerPageSlug,
 } from "../../shared/consumer-storefront.ts";
@@ -207,11 +208,14 @@ export async function consumerGamePage(
   if (!game || slugOf(game) !== slug) return undefined;
   const packages = consumerPackages(game);
   const links = game.links as Partial<GameLinksDto>;
-  const siteLinks: NamedLink[] = [
-    { name: "Official website", link: game.official_website_link },
-    { name: "Fandom wiki", link: game.fandom_link },
-    { name: "Reddit", link: game.reddit_link },
-  ];
+  const siteLinks: ConsumerLinkList = {
+    title: "Official and community sites",
+    links: [
+      { name: "Official website", link: game.official_website_link },
+      { name: "Fandom wiki", link: game.fandom_link },
+      { name: "Reddit", link: game.reddit_link },
+    ],
+  };
   return {
     slug,
     name: game.name,
@@ -224,10 +228,12 @@ export async function consumerGamePage(
     faq: game.faq.filter((f) => f.question.trim() && f.answer.trim()),
     platforms: game.platforms.filter((p) => p.trim()),
     instructionalImage: game.instructional_image,
-    linkLists: LINK_LIST_TITLES
-      .map(([key, title]) => ({ title, links: filled(links[key] ?? []) }))
+    linkLists: [
+      siteLinks,
+      ...LINK_LIST_TITLES.map(([key, title]) => ({ title, links: links[key] ?? [] })),
+    ]
+      .map((list) => ({ ...list, links: filled(list.links) }))
       .filter((list) => list.links.length > 0),
-    siteLinks: filled(siteLinks),
     form: consumerForm(game),
     packages,
     previewPackage: packages.find((p) => p.name === "mlbb")?.name ?? packages[0]?.name ?? "",
