@@ -1,8 +1,9 @@
 // `npm run bench -- consumer-page [clients] [seconds]`: the server-rendered Mobile Legends top-up
-// page, `GET /consumers/mobile-legends`, read back to back by `clients` (default 50) for `seconds`
-// (default 10), from the app on PostgreSQL (demo catalogue, WORKERS=1): rendered each time
-// (PAGE_CACHE=off) and from the page cache of cli/serve.ts; the ceiling is a bare Deno HTTP
-// server answering the same bytes, under the same load, in the same run.
+// page, `GET /consumers/mobile-legends`, and a generic game's page (issue 22), read back to back by
+// `clients` (default 50) for `seconds` (default 10), from the app on PostgreSQL (demo catalogue,
+// WORKERS=1): rendered each time (PAGE_CACHE=off) and from the page cache of cli/serve.ts; the
+// ceiling is a bare Deno HTTP server answering the Mobile Legends page's bytes, under the same
+// load, in the same run.
 import { buildApp, buildIsStale } from "../cli/build.ts";
 import { createTestDatabase } from "../tests/helpers/backends.ts";
 import { startTestServer } from "../tests/helpers/server.ts";
@@ -11,6 +12,7 @@ import { LeanClient, textOf } from "./lean-client.ts";
 import { appendResults } from "./results.ts";
 
 const PATH = "/consumers/mobile-legends";
+const GENERIC_PATH = "/consumers/genshin-impact-elitedias";
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 10);
 
@@ -49,7 +51,9 @@ for (const cache of ["off", "on"]) {
     page ||= textOf(await probe.get(PATH));
     probe.close();
     const how = cache === "off" ? "rendered each time (PAGE_CACHE=off)" : "from the page cache";
-    report(`app, ${PATH}, ${how}`, await readPage(server.url, PATH, server.pid));
+    for (const path of [PATH, GENERIC_PATH]) {
+      report(`app, ${path}, ${how}`, await readPage(server.url, path, server.pid));
+    }
   } finally {
     await server.stop();
     await tdb.drop();
@@ -61,15 +65,19 @@ try {
 } finally {
   await bare.stop();
 }
-const share = `app / ceiling: ${(results[1] / results[2]).toFixed(2)} from the page cache, ${
-  (results[0] / results[2]).toFixed(2)
+// results: [0] MLBB rendered, [1] generic rendered, [2] MLBB cached, [3] generic cached, [4] bare.
+const ratio = (i: number) => (results[i] / results[4]).toFixed(2);
+const share = `app / ceiling: ${ratio(2)} from the page cache, ${
+  ratio(0)
+} rendered each time; the generic game's page ${ratio(3)} from the page cache, ${
+  ratio(1)
 } rendered each time`;
 console.log(share);
 
 await appendResults("Consumer page", `npm run bench -- consumer-page ${clients} ${seconds}`, [
   `\`GET ${PATH}\` (${
     (page.length / 1024).toFixed(1)
-  } KiB of HTML), ${clients} clients back to back for ${seconds} s`,
+  } KiB of HTML) and \`GET ${GENERIC_PATH}\`, ${clients} clients back to back for ${seconds} s`,
   "per row; the app on PostgreSQL with the demo catalogue, one worker, rendering each time",
   "(PAGE_CACHE=off) and from the page cache (one catalogue fingerprint query per visit), against",
   "a bare Deno HTTP server answering the same bytes. Server CPU per page is the serving process's",

@@ -31,6 +31,7 @@ import { createPageCache } from "../src/server/page-cache.ts";
 import {
   consumerCatalogueVersion,
   consumerCatalogueWritesHere,
+  isConsumerStorefrontPath,
 } from "../src/domain/catalogue/consumer-catalogue.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -125,7 +126,7 @@ async function listen(
   // the games they are made of, whose version is read at most once a second (at once after this
   // process wrote to them). PAGE_CACHE=off renders each time, for the consumer-page bench.
   const pageCache = createPageCache(
-    Deno.env.get("PAGE_CACHE") === "off" ? [] : ["/consumers", "/consumers/mobile-legends"],
+    Deno.env.get("PAGE_CACHE") === "off" ? () => false : isConsumerStorefrontPath,
     () => consumerCatalogueVersion(db),
     { versionMaxAgeMs: 1000, localWrites: consumerCatalogueWritesHere },
   );

@@ -102,6 +102,7 @@ export interface GamesTable {
   supplier_notes: Generated<string>;
   has_packages: Generated<boolean>;
   is_hidden: Generated<boolean>;
+  is_hidden_consumer: Generated<boolean>;
   is_out_of_stock: Generated<boolean>;
   priority: Generated<number>;
   tagline: Generated<string>;

@@ -1,42 +1,69 @@
-// Spec §2 consumer top-up page and §4 consumer flow: enter IDs, Verify, the account's items, pick
-// one, Proceed, review, Complete Payment, then the payment page. The server decides the package
-// (verification.ts) and charges its own price; this island only shows them.
+// Spec §2 consumer top-up page and §4 consumer flow, for every game consumers can buy (issue 22):
+// enter the game's fields, Verify, the account's items, pick one, Proceed, review, Complete
+// Payment, then the payment page. The server checks the account with the game's supplier, decides
+// Mobile Legends' package (verification.ts) and charges its own price; this island only shows them.
 import { useSignal } from "@preact/signals";
 import {
   type BillingDetails,
+  type ConsumerGameForm,
   type ConsumerItemDto,
   type ConsumerOrderDraft,
   type ConsumerPackageDto,
+  type ConsumerVerifyAnswer,
   ORDER_DRAFT_KEY,
 } from "../shared/consumer-storefront.ts";
 import { callApi } from "./lib/api.ts";
 import { CheckIcon } from "./lib/icons.tsx";
 import { ItemPicker } from "./consumer/ItemPicker.tsx";
 import { ReviewOrder } from "./consumer/ReviewOrder.tsx";
+import { ServerSelect } from "./lib/ServerSelect.tsx";
 
 export interface ConsumerTopUpProps {
-  /** The game's name, sent as `game` and saved as the draft's gameName. */
-  gameName: string;
-  /** Every package's consumer items, priced on the server. */
+  /** The game's fields and the key of its calls; its name is sent as `game` and saved as gameName. */
+  form: ConsumerGameForm;
+  /** Every package's consumer items, priced on the server (one package named "" but for Mobile Legends). */
   packages: ConsumerPackageDto[];
   /** The package whose items are shown before an account is verified. */
   previewPackage: string;
 }
 
-/** POST /api/consumers/verify_id/mlbb answer: spec §7 fields plus the server's decision. */
-interface VerifyAnswer {
-  name1: string;
-  name2: string;
-  choice: { kind: "ok"; package: string } | { kind: "out_of_stock"; package?: string } | {
-    kind: "invalid";
-  };
+/** The account the order goes to, as verified, whatever the fields hold by then. */
+interface Account {
+  userid: string;
+  serverid: string;
+  characterName: string;
 }
 
 type Outcome =
   | { kind: "unverified" }
-  | { kind: "verified"; userid: string; serverid: string; userName: string; pkg: string }
+  | { kind: "verified"; account: Account; userName: string; pkg: string }
   | { kind: "invalid" }
   | { kind: "out_of_stock"; name: string };
+
+/** One typed account field of the form. */
+function AccountField(
+  { label, name, numeric, value, onInput }: {
+    label: string;
+    name: string;
+    numeric: boolean;
+    value: string;
+    onInput: (value: string) => void;
+  },
+) {
+  return (
+    <label>
+      {label}
+      <input
+        name={name}
+        inputMode={numeric ? "numeric" : undefined}
+        autoComplete="off"
+        required
+        value={value}
+        onInput={(e) => onInput(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
 
 function Banner({ title, detail }: { title: string; detail: string }) {
   return (
@@ -47,9 +74,11 @@ function Banner({ title, detail }: { title: string; detail: string }) {
   );
 }
 
-export default function ConsumerTopUp({ gameName, packages, previewPackage }: ConsumerTopUpProps) {
+export default function ConsumerTopUp({ form, packages, previewPackage }: ConsumerTopUpProps) {
+  const gameName = form.name;
   const userid = useSignal("");
   const serverid = useSignal("");
+  const characterName = useSignal("");
   const verifying = useSignal(false);
   const outcome = useSignal<Outcome>({ kind: "unverified" });
   const selected = useSignal<ConsumerItemDto | null>(null);
@@ -71,28 +100,32 @@ export default function ConsumerTopUp({ gameName, packages, previewPackage }: Co
 
   const verify = async (e: Event) => {
     e.preventDefault();
-    const id = userid.value.trim();
-    const server = serverid.value.trim();
-    if (!id || !server || verifying.value) return;
+    const account: Account = {
+      userid: userid.value.trim(),
+      serverid: form.requiresServerID ? serverid.value.trim() : "",
+      characterName: form.requiresCharacterName ? characterName.value.trim() : "",
+    };
+    if (!account.userid || verifying.value) return;
+    if (form.requiresServerID && !account.serverid) return;
+    if (form.requiresCharacterName && !account.characterName) return;
     verifying.value = true;
     outcome.value = { kind: "unverified" };
     selected.value = null;
     reviewOpen.value = false;
     try {
-      const answer = await callApi<VerifyAnswer>("POST", "/api/consumers/verify_id/mlbb", {
-        userid: id,
-        serverid: server,
-      });
-      const { choice } = answer;
-      const pkg = choice.kind === "ok" ? packages.find((p) => p.name === choice.package) : null;
+      const { choice, userName } = await callApi<ConsumerVerifyAnswer>(
+        "POST",
+        `/api/consumers/verify_id/${form.apiKey}`,
+        account,
+      );
+      const pkg = choice.kind === "ok"
+        ? packages.find((p) => p.name === (choice.package ?? ""))
+        : null;
       if (choice.kind === "invalid") outcome.value = { kind: "invalid" };
       else if (choice.kind === "out_of_stock" || !pkg || pkg.isOutOfStock) {
         outcome.value = { kind: "out_of_stock", name: choice.package ?? gameName };
       } else {
-        const userName = pkg.name === "mlbb_special"
-          ? answer.name2 || answer.name1
-          : answer.name1 || answer.name2;
-        outcome.value = { kind: "verified", userid: id, serverid: server, userName, pkg: pkg.name };
+        outcome.value = { kind: "verified", account, userName, pkg: pkg.name };
       }
     } catch (error) {
       console.error(error);
@@ -104,28 +137,33 @@ export default function ConsumerTopUp({ gameName, packages, previewPackage }: Co
   };
 
   const pay = async (billing: BillingDetails) => {
-    const account = outcome.value;
+    const verified = outcome.value;
     const item = selected.value;
-    if (account.kind !== "verified" || !item || submitting.value) return;
+    if (verified.kind !== "verified" || !item || submitting.value) return;
     submitting.value = true;
     paymentFailed.value = false;
     const provider = billing.paymentMethod === "manual" ? "manual" : "hitpay";
     const order = {
       game: gameName,
-      userid: account.userid,
-      serverid: account.serverid,
+      userid: verified.account.userid,
+      serverid: verified.account.serverid,
       denom: item.key,
-      userName: account.userName,
+      userName: verified.userName,
       itemName: item.name,
       amount: item.price,
       cost: null,
-      package: account.pkg,
+      package: verified.pkg,
     };
     try {
       const started = await callApi<{ orderID: string; paymentUrl: string }>(
         "POST",
-        `/api/payment/${provider}/mlbb`,
-        { consumer: billing, ...order },
+        `/api/payment/${provider}/${form.apiKey}`,
+        {
+          consumer: billing,
+          ...order,
+          characterName: verified.account.characterName,
+          package: verified.pkg || undefined,
+        },
       );
       const draft: ConsumerOrderDraft = {
         consumer: {
@@ -152,21 +190,39 @@ export default function ConsumerTopUp({ gameName, packages, previewPackage }: Co
     <>
       <form class="panel ct-verify" noValidate onSubmit={verify}>
         <div class="ct-fields">
-          {([["userid", "User ID", userid], ["serverid", "Server ID", serverid]] as const).map((
-            [name, label, field],
-          ) => (
-            <label key={name}>
-              {label}
-              <input
-                name={name}
-                inputMode="numeric"
-                autoComplete="off"
-                required
-                value={field.value}
-                onInput={(e) => edit(field, e.currentTarget.value)}
+          <AccountField
+            label="User ID"
+            name="userid"
+            numeric
+            value={userid.value}
+            onInput={(value) => edit(userid, value)}
+          />
+          {form.requiresServerID && (form.servers.length > 0
+            ? (
+              <ServerSelect
+                servers={form.servers}
+                value={serverid.value}
+                onChange={(value) => edit(serverid, value)}
               />
-            </label>
-          ))}
+            )
+            : (
+              <AccountField
+                label="Server ID"
+                name="serverid"
+                numeric
+                value={serverid.value}
+                onInput={(value) => edit(serverid, value)}
+              />
+            ))}
+          {form.requiresCharacterName && (
+            <AccountField
+              label="Character Name"
+              name="characterName"
+              numeric={false}
+              value={characterName.value}
+              onInput={(value) => edit(characterName, value)}
+            />
+          )}
           <button type="submit" class="btn" disabled={verifying.value} aria-busy={verifying.value}>
             {verifying.value && <span class="ct-spinner" aria-hidden="true" />}Verify
           </button>

@@ -9,7 +9,8 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
  * change made here shows on the next visit, one made by another instance within that age. Only pages whose HTML reads neither cookies nor the query
  * string belong here: a visitor's cookies (a signed-in admin looking at the shop) and a shared
  * link's query (`?fbclid=…`, `?utm_source=…`) get the same page from memory. An answer other than
- * a 200 without Set-Cookie is never stored.
+ * a 200 without Set-Cookie is never stored, so a path that does not name a page (a 404) is not
+ * kept however many are asked for.
  */
 export interface PageCache {
   /** Resolves true when it answered (from memory, or through `render`, storing the page). */
@@ -27,11 +28,10 @@ interface Page {
 }
 
 export function createPageCache(
-  paths: readonly string[],
+  cacheable: (path: string) => boolean,
   version: () => Promise<string>,
   options: { versionMaxAgeMs?: number; localWrites?: () => number } = {},
 ): PageCache {
-  const cacheable = new Set(paths);
   const pages = new Map<string, Page>();
   const maxAgeMs = options.versionMaxAgeMs ?? 0;
   const localWrites = options.localWrites ?? (() => 0);
@@ -53,7 +53,7 @@ export function createPageCache(
   return {
     async handle(req, res, render) {
       const url = (req.url ?? "").split("?")[0];
-      if (req.method !== "GET" || !cacheable.has(url)) return false;
+      if (req.method !== "GET" || !cacheable(url)) return false;
       const current = await currentVersion();
       const page = pages.get(url);
       if (page?.version === current) {

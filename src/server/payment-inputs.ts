@@ -27,21 +27,37 @@ const Consumer = z.object({
   if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: [problem.field] });
 });
 
+/** A field the game may not ask for: blank when left out. */
+const optionalText = z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(
+  z.string().max(64),
+).default("");
+
 /**
- * POST /api/payment/{provider}/mlbb (spec §7 Consumer). `amount` and `package` are what the page
- * showed: compared with the server's, never charged; `cost` and `itemName` are ignored.
+ * POST /api/consumers/verify_id/{game}: the game's account fields. Which of them the game needs
+ * (a Server ID, one of its named servers, a Character Name) is the game's rule, checked by the
+ * domain.
  */
-export const ConsumerPaymentBody = z.object({
+export const ConsumerVerifyBody = z.object({
+  userid: id("User ID"),
+  serverid: optionalText,
+  characterName: optionalText,
+});
+
+/**
+ * POST /api/payment/{provider}/mlbb (spec §7 Consumer) and /api/payment/{provider}/{slug} for every
+ * other game (issue 22). `amount` and `package` are what the page showed: compared with the
+ * server's, never charged; `cost`, `itemName` and `userName` are ignored (the supplier's check
+ * names the account again). `package` is Mobile Legends' only.
+ */
+export const ConsumerPaymentBody = ConsumerVerifyBody.extend({
   consumer: Consumer,
   game: z.string().max(200).optional(),
-  userid: id("User ID"),
-  serverid: id("Server ID"),
   denom: z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1).max(200)),
   userName: text(200).default(""),
   itemName: z.string().max(300).optional(),
   amount: z.number().finite().positive().max(1_000_000),
   cost: z.unknown().optional(),
-  package: z.enum(MLBB_PACKAGES),
+  package: z.enum(MLBB_PACKAGES).optional(),
 });
 
 /** The spec's payment providers in the path; "hitpay" serves the paynow methods. */

@@ -1,6 +1,8 @@
 // What the consumer storefront's server and islands share: the item and order shapes, the billing
 // checks (spec §5) and the result page's texts per status (spec §2). Pure: no I/O.
 
+import type { NamedLink } from "./game-types.ts";
+
 /** One item a consumer can buy, priced on the server with the consumer markup and discount. */
 export interface ConsumerItemDto {
   /** The supplier's denomination key: the payment call's `denom`. */
@@ -24,6 +26,104 @@ export interface ConsumerPackageDto {
   name: string;
   isOutOfStock: boolean;
   items: ConsumerItemDto[];
+}
+
+/** The Mobile Legends game's supplier name; its page and calls keep their spec paths. */
+export const MLBB_SUPPLIER_NAME = "mlbb";
+
+/** Mobile Legends' page, /consumers/mobile-legends, whatever the game is named. */
+const MLBB_PAGE_SLUG = "mobile-legends";
+
+/**
+ * The last part of a game's consumer page address, /consumers/{slug}: its name in lowercase
+ * letters and digits joined by hyphens ("Honkai: Star Rail" → "honkai-star-rail"); a name with
+ * no such letters uses the game's id. The admin's preview link and the server agree through this.
+ */
+export function consumerPageSlug(game: { id: string; name: string; supplierName: string }): string {
+  if (game.supplierName === MLBB_SUPPLIER_NAME) return MLBB_PAGE_SLUG;
+  const slug = game.name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  // /consumers/order is the order lookup.
+  return slug === "order" ? "order-top-up" : slug || game.id.toLowerCase();
+}
+
+/** What a game's order form asks for, in its supplier's order (User ID, Server, Character Name). */
+export interface ConsumerGameForm {
+  /** The key of the game's verify and payment calls: "mlbb" for Mobile Legends, else its slug. */
+  apiKey: string;
+  name: string;
+  requiresServerID: boolean;
+  /** Named servers as [label, value], sorted by label; empty: the Server ID is typed. */
+  servers: [string, string][];
+  requiresCharacterName: boolean;
+}
+
+/** A card of the /consumers grid. */
+export interface ConsumerGameCard {
+  name: string;
+  tagline: string;
+  image: string;
+  /** The game's top-up page. */
+  href: string;
+  isOutOfStock: boolean;
+}
+
+/** A titled list of the admin's links for a game (Codashop-style "guides", "esports", …). */
+export interface ConsumerLinkList {
+  title: string;
+  links: NamedLink[];
+}
+
+/** Everything a game's consumer page shows: the form, the items, and the game's own story. */
+export interface ConsumerGamePage {
+  slug: string;
+  name: string;
+  tagline: string;
+  description: string;
+  image: string;
+  isOutOfStock: boolean;
+  /** Only an admin's preview shows a game consumers cannot see; the page says so. */
+  isHiddenFromConsumers: boolean;
+  aboutThisGame: string;
+  faq: { question: string; answer: string }[];
+  platforms: string[];
+  instructionalImage: string;
+  /** The official website, Fandom and Reddit, then the admin's five lists: those filled in. */
+  linkLists: ConsumerLinkList[];
+  form: ConsumerGameForm;
+  /**
+   * Mobile Legends: every package (Verify decides which one the account buys from). Any other
+   * game: one package named "" holding its items.
+   */
+  packages: ConsumerPackageDto[];
+  /** The package whose items show before Verify. */
+  previewPackage: string;
+}
+
+/**
+ * A game page's meta description: the admin's description, else one made of the name and the
+ * tagline, cut to the length search engines show (about 160 characters).
+ */
+export function consumerPageDescription(
+  page: { name: string; tagline: string; description: string },
+): string {
+  const sentence = (text: string) => /[.!?…]$/.test(text) ? text : `${text}.`;
+  const text = page.description.trim() || [
+    `Top up ${page.name} in seconds.`,
+    page.tagline.trim() && sentence(page.tagline.trim()),
+    "Verify your account, pick an item and pay securely.",
+  ].filter(Boolean).join(" ");
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length <= 160 ? flat : `${flat.slice(0, 157).replace(/\s+\S*$/, "")}…`;
+}
+
+/** POST /api/consumers/verify_id/{game}: the server's decision and the account's name. */
+export interface ConsumerVerifyAnswer {
+  choice:
+    | { kind: "ok"; package?: string }
+    | { kind: "out_of_stock"; package?: string }
+    | { kind: "invalid" };
+  userName: string;
 }
 
 /** The billing form of the review step (spec §2 Review Your Order). */
@@ -99,6 +199,7 @@ export interface ConsumerOrderDraft {
   amount: number;
   /** Not known to the browser (the supplier cost stays on the server); always null. */
   cost: null;
+  /** The Mobile Legends package; "" for other games. */
   package: string;
   orderID: string;
   gameName: string;

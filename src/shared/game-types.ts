@@ -60,6 +60,8 @@ export interface GameDto {
   supplierNotes: string;
   hasPackages: boolean;
   isHidden: boolean;
+  /** Hidden from consumers only: resellers keep buying it (issue 22). */
+  isHiddenConsumer: boolean;
   isOutOfStock: boolean;
   priority: number;
   tagline: string;

@@ -6,6 +6,7 @@ import { consumerAt, paymentBody, saveItemChanges } from "../helpers/consumer-pa
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars, centsToDollarString } from "../../src/domain/money.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
+import { escapeHtml } from "../../src/shared/html.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
@@ -24,15 +25,16 @@ Deno.test({
       const standard = mlbb.packages.find((p) => p.name === "mlbb")!;
       const buyer = consumerAt(server.url, "198.51.100.20");
 
-      await t.step("/consumers lists Mobile Legends only, linking its top-up page", async () => {
+      await t.step("/consumers lists every demo game, linking its top-up page", async () => {
         const r = await buyer.get("/consumers");
         assert.equal(r.status, 200);
         assert.match(r.text, /href="\/consumers\/mobile-legends"/);
-        assert.match(r.text, /Mobile Legends/);
         assert.match(r.text, new RegExp(mlbb.tagline));
-        for (const other of games.filter((g) => g.supplierName !== "mlbb")) {
-          assert.ok(!r.text.includes(other.name), `${other.name} has no consumer checkout`);
+        for (const game of games) {
+          assert.ok(r.text.includes(escapeHtml(game.name)), game.name);
         }
+        assert.match(r.text, /href="\/consumers\/honkai-star-rail"/);
+        assert.match(r.text, /href="\/consumers\/free-fire"/);
       });
 
       await t.step(
@@ -84,6 +86,7 @@ Deno.test({
         },
       );
 
+      let verifiedName = "";
       await t.step("verify_id answers the spec's fields and the server's package", async () => {
         const special = await buyer.post("/api/consumers/verify_id/mlbb", {
           userid: "22222222",
@@ -95,6 +98,8 @@ Deno.test({
           assert.ok(key in special.json, key);
         }
         assert.deepEqual(special.json.choice, { kind: "ok", package: "mlbb_special" });
+        assert.equal(special.json.userName, special.json.name2, "the special check's name");
+        verifiedName = special.json.userName;
         const invalid = await buyer.post("/api/consumers/verify_id/mlbb", {
           userid: "55555555",
           serverid: "5555",
@@ -167,7 +172,8 @@ Deno.test({
         assert.deepEqual(found.json, {
           orderID,
           gameName: "Mobile Legends",
-          userName: "Ana",
+          // The supplier's name for the account, not what the browser sent.
+          userName: verifiedName,
           userid: "22222222",
           serverid: "2222",
           itemName: found.json.itemName,

@@ -14,7 +14,7 @@ import {
   unreachableServices,
 } from "../helpers/production.ts";
 import { createMobileLegendsGame } from "../../src/domain/catalogue/demo-catalogue.ts";
-import { mlbbConsumerCatalogue } from "../../src/domain/catalogue/consumer-catalogue.ts";
+import { consumerGamePage } from "../../src/domain/catalogue/consumer-catalogue.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const EVIL = "evil.example";
@@ -100,7 +100,7 @@ Deno.test({
     const tdb = await createTestDatabase();
     const item = await withHandle(tdb, async (db) => {
       await createMobileLegendsGame(db, live.suppliers, { consumerMarkup: 8.8 });
-      const catalogue = await mlbbConsumerCatalogue(db);
+      const catalogue = await consumerGamePage(db, "mobile-legends");
       return catalogue!.packages.find((p) => p.name === "mlbb_special")!.items[0];
     });
     const env = productionEnv(live.services);
@@ -138,6 +138,8 @@ Deno.test({
           "/no-such-page",
           "/api/current_user",
           "/api/v1/openapi.json",
+          "/sitemap.xml",
+          "/robots.txt",
         ];
         for (const path of paths) {
           const r = await requestAs(server.url, "GET", path);
@@ -151,6 +153,14 @@ Deno.test({
           (await requestAs(server.url, "GET", "/api/v1/openapi.json")).body,
         );
         assert.deepEqual(openapi.servers, [{ url: PUBLIC_URL }]);
+        const sitemap = (await requestAs(server.url, "GET", "/sitemap.xml")).body;
+        assert.ok(sitemap.includes(`<loc>${PUBLIC_URL}/consumers/mobile-legends</loc>`), sitemap);
+        const game = (await requestAs(server.url, "GET", "/consumers/mobile-legends")).body;
+        assert.ok(
+          game.includes(`<link rel="canonical" href="${PUBLIC_URL}/consumers/mobile-legends">`),
+        );
+        const robots = (await requestAs(server.url, "GET", "/robots.txt")).body;
+        assert.ok(robots.includes(`Sitemap: ${PUBLIC_URL}/sitemap.xml`), robots);
       });
 
       await t.step(

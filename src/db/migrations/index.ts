@@ -12,6 +12,7 @@ import * as m0010 from "./0010_create_supplier_attempts.ts";
 import * as m0011 from "./0011_add_session_enrolment_secret.ts";
 import * as m0012 from "./0012_add_login_attempt_time.ts";
 import * as m0013 from "./0013_index_pending_resends.ts";
+import * as m0014 from "./0014_add_game_hidden_consumer.ts";
 import * as m0016 from "./0016_create_operations_watch.ts";
 import * as m0019 from "./0019_store_idempotent_answer_text.ts";
 
@@ -30,6 +31,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0011_add_session_enrolment_secret": m0011,
   "0012_add_login_attempt_time": m0012,
   "0013_index_pending_resends": m0013,
+  "0014_add_game_hidden_consumer": m0014,
   "0016_create_operations_watch": m0016,
   "0019_store_idempotent_answer_text": m0019,
 };

@@ -1,6 +1,7 @@
-// What the consumer storefront lists and prices (spec §2 /consumers and the top-up page). Prices
-// come from pricing.ts with the consumer markup and discounts, the same rule the payment call
-// charges; items hidden for consumers never leave the server.
+// What the consumer storefront lists and prices (spec §2 /consumers and the top-up pages, issue 22:
+// every game consumers can buy has its page at /consumers/{slug}). Prices come from pricing.ts
+// with the consumer markup and discounts, the same rule the payment call charges; items hidden
+// for consumers never leave the server.
 
 import type { Db } from "../../db/client.ts";
 import type { GameRow } from "../../db/schema.ts";
@@ -10,34 +11,25 @@ import {
   gameWritesInThisProcess,
   listGameRows,
 } from "../../db/repositories/games.ts";
-import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
-import type { ConsumerItemDto, ConsumerPackageDto } from "../../shared/consumer-storefront.ts";
+import type {
+  GameItemDto,
+  GameLinksDto,
+  GamePackageDto,
+  NamedLink,
+} from "../../shared/game-types.ts";
+import {
+  type ConsumerGameCard,
+  type ConsumerGameForm,
+  type ConsumerGamePage,
+  type ConsumerItemDto,
+  type ConsumerLinkList,
+  type ConsumerPackageDto,
+  consumerPageSlug,
+} from "../../shared/consumer-storefront.ts";
 import { isGameRowPurchasable, MLBB_SUPPLIER_NAME } from "./games.ts";
 import { centsToDollars } from "../money.ts";
+import { escapeHtml } from "../../shared/html.ts";
 import { computeConsumerPrice, consumerMarkupFor, formatResellerItemName } from "./pricing.ts";
-
-/**
- * The consumer top-up page of each game consumers can pay for, by the game's supplier name. Only
- * Mobile Legends has a consumer payment call (spec §7 /payment/{provider}/mlbb).
- */
-const CONSUMER_TOP_UP_PAGES: Record<string, string> = {
-  [MLBB_SUPPLIER_NAME]: "/consumers/mobile-legends",
-};
-
-/** A card of the /consumers grid. */
-export interface ConsumerGameCard {
-  name: string;
-  tagline: string;
-  image: string;
-  /** The game's top-up page. */
-  href: string;
-}
-
-/** The Mobile Legends top-up page's data: the game and every package's consumer items. */
-export interface MlbbConsumerCatalogue {
-  game: { name: string; tagline: string; image: string; isOutOfStock: boolean };
-  packages: ConsumerPackageDto[];
-}
 
 /** The item as the consumer sees it: its consumer header and subheader, digits with the currency. */
 export function consumerItemName(item: GameItemDto, gameCurrency: string): string {
@@ -67,13 +59,40 @@ function consumerItems(game: GameRow, items: GameItemDto[], pkg?: GamePackageDto
   });
 }
 
+/** Whether the game is Mobile Legends, bought by packages through the spec §4 decision. */
+export function isMobileLegends(game: GameRow): boolean {
+  return game.supplier === "elephant" && game.supplier_name === MLBB_SUPPLIER_NAME;
+}
+
 /**
- * Whether consumers can buy the game: it has a consumer top-up page, is not hidden, and has an item
- * consumers can pick (games.ts isGameRowPurchasable, the rule the reseller grid uses too).
+ * Whether a supplier can take the game's orders: EliteDias by its game code, MooGold by its
+ * product id. Other games have no supplier to send a paid order to.
+ */
+function hasSupplier(game: GameRow): boolean {
+  return game.supplier === "elephant" || (game.supplier === "monkey" && !!game.supplier_game_id);
+}
+
+/**
+ * Whether consumers can buy the game: a supplier takes its orders, it is hidden neither from
+ * everyone nor from consumers, and it has an item consumers can pick (games.ts
+ * isGameRowPurchasable, the rule the reseller grid uses too). Packages are Mobile Legends' only:
+ * any other game is ordered from its own items, as the reseller path does.
  */
 function isPurchasableForConsumers(game: GameRow): boolean {
-  return game.supplier_name in CONSUMER_TOP_UP_PAGES && !game.is_hidden &&
-    isGameRowPurchasable(game, "consumer");
+  return hasSupplier(game) && !game.is_hidden && !game.is_hidden_consumer &&
+    (isMobileLegends(game) || !game.has_packages) && isGameRowPurchasable(game, "consumer");
+}
+
+const slugOf = (game: GameRow) =>
+  consumerPageSlug({ id: game.id, name: game.name, supplierName: game.supplier_name });
+
+/**
+ * Whether a path is one of the storefront pages that are the same for every visitor: /consumers
+ * and a game's page. Not /consumers/order, which reads its query string.
+ */
+export function isConsumerStorefrontPath(path: string): boolean {
+  return path === "/consumers" ||
+    (/^\/consumers\/[a-z0-9-]+$/.test(path) && path !== "/consumers/order");
 }
 
 /**
@@ -100,29 +119,123 @@ export async function listConsumerGames(db: Db): Promise<ConsumerGameCard[]> {
       name: game.name,
       tagline: game.tagline,
       image: game.game_image,
-      href: CONSUMER_TOP_UP_PAGES[game.supplier_name],
+      href: `/consumers/${slugOf(game)}`,
+      isOutOfStock: game.is_out_of_stock,
     }));
 }
 
 /**
- * The Mobile Legends top-up page: every package's consumer items at the consumer price. Which
- * package an account buys from is decided on Verify (verification.ts). Undefined when consumers
- * cannot buy the game.
+ * /sitemap.xml: the consumer landing page and every game consumers can buy, at absolute URLs on
+ * `siteUrl` (siteUrlOf: PUBLIC_URL in production). Hidden games are not listed.
  */
-export async function mlbbConsumerCatalogue(db: Db): Promise<MlbbConsumerCatalogue | undefined> {
-  const game = await findGameRowBySupplierName(db, "elephant", MLBB_SUPPLIER_NAME);
-  if (!game || !isPurchasableForConsumers(game)) return undefined;
+export async function consumerSitemap(db: Db, siteUrl: string): Promise<string> {
+  const slugs = (await listGameRows(db)).filter(isPurchasableForConsumers).map(slugOf);
+  const urls = ["/consumers", ...slugs.map((slug) => `/consumers/${slug}`)]
+    .map((path) => `  <url><loc>${escapeHtml(`${siteUrl}${path}`)}</loc></url>`);
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`,
+    ...urls,
+    `</urlset>`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * The game behind a consumer call or page: `key` is a page slug, or "mlbb" (the spec's
+ * /consumers/verify_id/mlbb and /payment/{provider}/mlbb). Undefined when consumers cannot buy
+ * it; `includeHidden` (an admin's preview) also finds a game hidden from consumers.
+ */
+export async function findConsumerGameRow(
+  db: Db,
+  key: string,
+  options: { includeHidden?: boolean } = {},
+): Promise<GameRow | undefined> {
+  const game = key === MLBB_SUPPLIER_NAME
+    ? await findGameRowBySupplierName(db, "elephant", MLBB_SUPPLIER_NAME)
+    : (await listGameRows(db)).find((row) => slugOf(row) === key);
+  if (!game) return undefined;
+  const buyable = options.includeHidden
+    ? isPurchasableForConsumers({ ...game, is_hidden: false, is_hidden_consumer: false })
+    : isPurchasableForConsumers(game);
+  return buyable ? game : undefined;
+}
+
+const LINK_LIST_TITLES: [keyof GameLinksDto, string][] = [
+  ["newMetaUpdateLinks", "New meta and updates"],
+  ["generalGuideLinks", "Guides"],
+  ["howToPlayLinks", "How to play"],
+  ["esportsEventLinks", "Esports events"],
+  ["memesFunnyLinks", "Memes and fun"],
+];
+
+const filled = (links: NamedLink[]) => links.filter((l) => l.name.trim() && l.link.trim());
+
+function consumerForm(game: GameRow): ConsumerGameForm {
   return {
-    game: {
-      name: game.name,
-      tagline: game.tagline,
-      image: game.game_image,
-      isOutOfStock: game.is_out_of_stock,
-    },
-    packages: (game.packages as GamePackageDto[]).map((pkg) => ({
-      name: pkg.name,
-      isOutOfStock: pkg.isOutOfStock,
-      items: consumerItems(game, pkg.gameItems, pkg),
-    })),
+    apiKey: isMobileLegends(game) ? MLBB_SUPPLIER_NAME : slugOf(game),
+    name: game.name,
+    requiresServerID: game.requires_server_id,
+    // The servers map is stored as JSONB, which keeps no key order: list them by name.
+    servers: Object.entries(game.servers ?? {}).sort(([a], [b]) => a.localeCompare(b)),
+    requiresCharacterName: game.requires_character_name,
+  };
+}
+
+function consumerPackages(game: GameRow): ConsumerPackageDto[] {
+  if (!isMobileLegends(game)) {
+    const items = consumerItems(game, game.game_items as GameItemDto[]);
+    return [{ name: "", isOutOfStock: game.is_out_of_stock, items }];
+  }
+  return (game.packages as GamePackageDto[]).map((pkg) => ({
+    name: pkg.name,
+    isOutOfStock: pkg.isOutOfStock,
+    items: consumerItems(game, pkg.gameItems, pkg),
+  }));
+}
+
+/**
+ * A game's consumer page (/consumers/{slug}), or undefined when consumers cannot buy it. Mobile
+ * Legends shows its standard package's items until Verify decides the account's package
+ * (verification.ts); any other game shows its own items.
+ */
+export async function consumerGamePage(
+  db: Db,
+  slug: string,
+  options: { includeHidden?: boolean } = {},
+): Promise<ConsumerGamePage | undefined> {
+  const game = await findConsumerGameRow(db, slug, options);
+  if (!game || slugOf(game) !== slug) return undefined;
+  const packages = consumerPackages(game);
+  const links = game.links as Partial<GameLinksDto>;
+  const siteLinks: ConsumerLinkList = {
+    title: "Official and community sites",
+    links: [
+      { name: "Official website", link: game.official_website_link },
+      { name: "Fandom wiki", link: game.fandom_link },
+      { name: "Reddit", link: game.reddit_link },
+    ],
+  };
+  return {
+    slug,
+    name: game.name,
+    tagline: game.tagline,
+    description: game.description,
+    image: game.game_image,
+    isOutOfStock: game.is_out_of_stock,
+    isHiddenFromConsumers: game.is_hidden || game.is_hidden_consumer,
+    aboutThisGame: game.about_this_game,
+    faq: game.faq.filter((f) => f.question.trim() && f.answer.trim()),
+    platforms: game.platforms.filter((p) => p.trim()),
+    instructionalImage: game.instructional_image,
+    linkLists: [
+      siteLinks,
+      ...LINK_LIST_TITLES.map(([key, title]) => ({ title, links: links[key] ?? [] })),
+    ]
+      .map((list) => ({ ...list, links: filled(list.links) }))
+      .filter((list) => list.links.length > 0),
+    form: consumerForm(game),
+    packages,
+    previewPackage: packages.find((p) => p.name === "mlbb")?.name ?? packages[0]?.name ?? "",
   };
 }

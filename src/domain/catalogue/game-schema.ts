@@ -62,6 +62,7 @@ export const GameSaveSchema = z.object({
   supplierNotes: text(10_000),
   hasPackages: flag,
   isHidden: flag,
+  isHiddenConsumer: flag,
   isOutOfStock: flag,
   priority: z.number().int().min(0).max(100_000).default(0),
   tagline: text(300),

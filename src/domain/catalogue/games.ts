@@ -23,7 +23,7 @@ import type { PublicAdmin } from "../auth/users.ts";
 
 /** Spec §9: the special game whose orders go through the mlbb packages. */
 export const MOBILE_LEGENDS = "Mobile Legends";
-export const MLBB_SUPPLIER_NAME = "mlbb";
+export { MLBB_SUPPLIER_NAME } from "../../shared/consumer-storefront.ts";
 
 const EMPTY_LINKS: GameLinksDto = {
   newMetaUpdateLinks: [],
@@ -44,6 +44,7 @@ export function presentGame(row: GameRow): GameDto {
     supplierNotes: row.supplier_notes,
     hasPackages: row.has_packages,
     isHidden: row.is_hidden,
+    isHiddenConsumer: row.is_hidden_consumer,
     isOutOfStock: row.is_out_of_stock,
     priority: row.priority,
     tagline: row.tagline,
@@ -208,6 +209,7 @@ export async function saveGame(
     supplier_notes: save.supplierNotes,
     has_packages: save.hasPackages,
     is_hidden: save.isHidden,
+    is_hidden_consumer: save.isHiddenConsumer,
     is_out_of_stock: save.isOutOfStock,
     priority: save.priority,
     tagline: save.tagline,

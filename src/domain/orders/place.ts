@@ -6,7 +6,7 @@ import { findResellerPublicById } from "../../db/repositories/resellers.ts";
 import { insertPlacedOrder } from "../../db/repositories/order-placement.ts";
 import { findIdempotencyKey } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
-import type { GameItemDto } from "../../shared/game-types.ts";
+import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
 import {
   computeResellerPrice,
@@ -106,6 +106,23 @@ export function assertClientPrice(clientAmount: number, priceCents: number): voi
       { price: centsToDollars(priceCents) },
     );
   }
+}
+
+/**
+ * How the supplier knows an order's game and item: EliteDias by game code (the package's, for
+ * Mobile Legends) and denomination name, MooGold by variation id. Reseller and consumer orders
+ * both store these.
+ */
+export function supplierKeysOf(
+  game: GameRow,
+  item: GameItemDto,
+  pkg?: GamePackageDto,
+): { package_ed_name: string | null; denom: string } {
+  return {
+    package_ed_name: pkg?.supplierPackageName ??
+      (game.supplier === "elephant" ? game.supplier_name : null),
+    denom: game.supplier === "monkey" ? (item.id ?? item.nameSupplier) : item.nameSupplier,
+  };
 }
 
 function findItem(items: GameItemDto[], denom: string): GameItemDto {
@@ -240,11 +257,8 @@ export async function placeResellerOrder(
       game_id: game.id,
       game: game.name,
       package: pkg?.name ?? null,
-      package_ed_name: pkg?.supplierPackageName ??
-        (game.supplier === "elephant" ? game.supplier_name : null),
+      ...supplierKeysOf(game, item, pkg),
       item: itemName,
-      // MooGold orders by variation id; EliteDias by denomination name.
-      denom: game.supplier === "monkey" ? (item.id ?? item.nameSupplier) : item.nameSupplier,
       user_id: input.userid.trim(),
       server_id: input.serverid.trim(),
       user_name: input.userName.trim(),

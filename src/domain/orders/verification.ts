@@ -192,17 +192,18 @@ export async function decideMlbbPackage(
 
 /**
  * The spec's verify answer plus the server's package decision, so the browser shows the items the
- * order will be priced from.
+ * order will be priced from, and the account's name for that package.
  */
 export async function verifyMlbbForOrder(
   db: Db,
   suppliers: Suppliers,
   userid: string,
   serverid: string,
-): Promise<MlbbVerification & { choice: PackageChoice }> {
+): Promise<MlbbVerification & { choice: PackageChoice; userName: string }> {
   const game = await findGameRowBySupplierName(db, "elephant", MLBB_SUPPLIER_NAME);
   const { verification, choice } = await decideMlbbPackage(db, suppliers, game, userid, serverid);
-  return { ...verification, choice };
+  const userName = choice.kind === "ok" ? mlbbUserName(verification, choice.package) : "";
+  return { ...verification, choice, userName };
 }
 
 /**
@@ -222,6 +223,76 @@ export function packageToOrder(
     throw new ConflictError("This account now gets a different package. Please verify it again.");
   }
   return (game.packages as GamePackageDto[]).find((p) => p.name === choice.package)!;
+}
+
+/** The Mobile Legends account name for a package: the special check's for mlbb_special. */
+export function mlbbUserName(v: MlbbVerification, pkg: string | undefined): string {
+  return pkg === "mlbb_special" ? v.name2 || v.name1 : v.name1 || v.name2;
+}
+
+/** What a buyer typed for an account of a game other than Mobile Legends. */
+export interface GameAccount {
+  userid: string;
+  /** "" when the game needs no server. */
+  serverid: string;
+  /** Only MooGold's validate reads it (spec §5: orders never send it). */
+  characterName: string;
+}
+
+/** An account of a game other than Mobile Legends, as its supplier and the catalogue see it. */
+export type AccountCheck =
+  | { kind: "ok"; userName: string }
+  | { kind: "out_of_stock" }
+  | { kind: "invalid" };
+
+/**
+ * The game's fields as its order form asks for them: a Server ID when it requires one (one of its
+ * named servers when it has a list), a Character Name when it requires one.
+ */
+export function assertAccountFields(game: GameRow, account: GameAccount): void {
+  const servers = Object.values(game.servers ?? {});
+  if (game.requires_server_id && !account.serverid) {
+    throw new ValidationError("serverid: Server ID is required for this game");
+  }
+  if (game.requires_server_id && servers.length > 0 && !servers.includes(account.serverid)) {
+    throw new ValidationError("serverid: Please choose a server from the list");
+  }
+  if (game.requires_character_name && !account.characterName) {
+    throw new ValidationError("characterName: Character Name is required for this game");
+  }
+}
+
+const isUnderMaintenance = (text: string) =>
+  text.trim().toLowerCase() === GAME_UNDER_MAINTENANCE_ERROR.toLowerCase();
+
+/**
+ * Verifies an account of a launched game with its own supplier, as the reseller's verify does
+ * (EliteDias checkid, MooGold validate). 'Game is under maintenance' is a stock problem (spec §4),
+ * any other refusal an invalid user; a valid account of a game marked out of stock gets the
+ * out-of-stock banner. Consumer verify and consumer payment both call this.
+ */
+export async function checkGameAccount(
+  suppliers: Suppliers,
+  game: GameRow,
+  account: GameAccount,
+): Promise<AccountCheck> {
+  const { userid, serverid, characterName } = account;
+  let answer: { valid: boolean; userName: string; errorText: string };
+  if (game.supplier === "elephant") {
+    const r = await verifyElitediasAccount(suppliers, game.supplier_name, userid, serverid);
+    answer = { valid: r.valid === "valid", userName: r.name, errorText: r.error };
+  } else if (game.supplier === "monkey" && game.supplier_game_id) {
+    const productId = Number(game.supplier_game_id);
+    const r = await validateMoogoldAccount(suppliers, productId, userid, serverid, characterName);
+    answer = { valid: r.status === "true", userName: r.username, errorText: r.message };
+  } else {
+    // No supplier can take an order for this game, so it cannot be stocked.
+    return { kind: "out_of_stock" };
+  }
+  if (isUnderMaintenance(answer.errorText)) return { kind: "out_of_stock" };
+  if (!answer.valid) return { kind: "invalid" };
+  if (game.is_out_of_stock) return { kind: "out_of_stock" };
+  return { kind: "ok", userName: answer.userName };
 }
 
 /** Spec §7 elephant verify answer: valid 'valid' is OK. */

@@ -1,23 +1,39 @@
-// Starting a consumer payment (spec §7 POST /payment/{provider}/mlbb). The server is the
-// authority: it verifies the account and picks the package with the reseller path's own decision,
-// prices the item from the catalogue with the consumer markup and discounts, and refuses a
-// request whose amount or package differs from what it would charge. The order is committed
-// before HitPay is called, and HitPay's answer is stored in a second short transaction.
+// Starting a consumer payment (spec §7 POST /payment/{provider}/mlbb, and /payment/{provider}/{slug}
+// for every other game, issue 22). The server is the authority: it verifies the account with the
+// supplier (Mobile Legends: the reseller path's own package decision; any other game: its
+// supplier's check), prices the item from the catalogue with the consumer markup and discounts,
+// and refuses a request whose amount or package differs from what it would charge, or whose
+// account the supplier does not know. The order is committed before HitPay is called, and
+// HitPay's answer is stored in a second short transaction.
 
 import type { Db } from "../../db/client.ts";
-import type { OrderRow } from "../../db/schema.ts";
-import { findGameRowBySupplierName } from "../../db/repositories/games.ts";
+import type { GameRow, OrderRow } from "../../db/schema.ts";
 import { findOrInsertConsumer } from "../../db/repositories/consumers.ts";
 import { insertOrder, setPaymentReference, transitionOrder } from "../../db/repositories/orders.ts";
 import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
-import type { GameItemDto } from "../../shared/game-types.ts";
-import { NotFoundError, UpstreamError } from "../errors.ts";
-import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
-import { decideMlbbPackage, type MlbbPackage, packageToOrder } from "../orders/verification.ts";
+import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
+import type { ConsumerVerifyAnswer } from "../../shared/consumer-storefront.ts";
+import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../errors.ts";
+import {
+  assertAccountFields,
+  checkGameAccount,
+  decideMlbbPackage,
+  formatOutOfStockTitle,
+  type GameAccount,
+  INVALID_USER_TITLE,
+  type MlbbPackage,
+  mlbbUserName,
+  type PackageChoice,
+  packageToOrder,
+} from "../orders/verification.ts";
 import { computeConsumerPrice, consumerMarkupFor } from "../catalogue/pricing.ts";
-import { consumerItemName } from "../catalogue/consumer-catalogue.ts";
-import { assertClientPrice, newOrderId } from "../orders/place.ts";
+import {
+  consumerItemName,
+  findConsumerGameRow,
+  isMobileLegends,
+} from "../catalogue/consumer-catalogue.ts";
+import { assertClientPrice, newOrderId, supplierKeysOf } from "../orders/place.ts";
 import { AWAITING_PAYMENT, CANCELLED, CONSUMER_CURRENCY } from "./consumer-states.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";
 
@@ -30,12 +46,13 @@ export const PAYMENT_RESULT_PATH = "/payment/success";
 /** What the consumer's browser sends; `clientAmount` and `package` are compared, never trusted. */
 export interface ConsumerPaymentInput {
   provider: typeof HITPAY | typeof MANUAL;
+  /** The game: "mlbb" (the spec's path) or its page slug. */
+  game: string;
   consumer: { name: string; email: string; phone: string };
-  userid: string;
-  serverid: string;
+  account: GameAccount;
   denom: string;
-  userName: string;
-  package: MlbbPackage;
+  /** The Mobile Legends package the page showed; the server decides it again. */
+  package?: MlbbPackage;
   clientAmount: number;
 }
 
@@ -55,6 +72,85 @@ export interface ConsumerPaymentStarted {
   paymentUrl: string;
 }
 
+/** An account's verdict: the decision the page shows, and Mobile Legends' package choice. */
+interface ConsumerVerdict extends ConsumerVerifyAnswer {
+  mlbbChoice?: PackageChoice;
+}
+
+/**
+ * Verifies the account a consumer typed for `game` with its supplier: Mobile Legends through the
+ * spec §4 package decision (decideMlbbPackage), any other game through its supplier's own check
+ * (checkGameAccount). Verify and payment both call this, so they cannot disagree.
+ */
+async function consumerVerdict(
+  db: Db,
+  suppliers: Suppliers,
+  game: GameRow,
+  account: GameAccount,
+): Promise<ConsumerVerdict> {
+  assertAccountFields(game, account);
+  if (isMobileLegends(game)) {
+    const { verification, choice } = await decideMlbbPackage(
+      db,
+      suppliers,
+      game,
+      account.userid,
+      account.serverid,
+    );
+    const userName = choice.kind === "ok" ? mlbbUserName(verification, choice.package) : "";
+    return { choice, userName, mlbbChoice: choice };
+  }
+  const check = await checkGameAccount(suppliers, game, account);
+  return check.kind === "ok"
+    ? { choice: { kind: "ok" }, userName: check.userName }
+    : { choice: check, userName: "" };
+}
+
+async function findGameForConsumers(db: Db, key: string): Promise<GameRow> {
+  const game = await findConsumerGameRow(db, key);
+  if (!game) throw new NotFoundError("Game not found");
+  return game;
+}
+
+/**
+ * POST /api/consumers/verify_id/{game}: the account's name and the server's decision (items of
+ * which package, the out-of-stock banner, or 'Invalid user'), for any game consumers can buy.
+ */
+export async function verifyConsumerAccount(
+  db: Db,
+  suppliers: Suppliers,
+  key: string,
+  account: GameAccount,
+): Promise<ConsumerVerifyAnswer> {
+  const { choice, userName } = await consumerVerdict(
+    db,
+    suppliers,
+    await findGameForConsumers(db, key),
+    account,
+  );
+  return { choice, userName };
+}
+
+/**
+ * What the order is for: the package (Mobile Legends) and the items it is priced from, after the
+ * account passed its supplier's check. An account the supplier does not know never gets here.
+ */
+async function decidePurchase(
+  ctx: ConsumerCheckoutContext,
+  game: GameRow,
+  input: ConsumerPaymentInput,
+): Promise<{ pkg?: GamePackageDto; items: GameItemDto[]; userName: string }> {
+  const verdict = await consumerVerdict(ctx.db, ctx.suppliers, game, input.account);
+  if (verdict.mlbbChoice) {
+    const pkg = packageToOrder(game, verdict.mlbbChoice, input.package);
+    return { pkg, items: pkg.gameItems, userName: verdict.userName };
+  }
+  const { choice } = verdict;
+  if (choice.kind === "invalid") throw new ValidationError(INVALID_USER_TITLE);
+  if (choice.kind === "out_of_stock") throw new ConflictError(formatOutOfStockTitle(game.name));
+  return { items: game.game_items as GameItemDto[], userName: verdict.userName };
+}
+
 function findConsumerItem(items: GameItemDto[], denom: string): GameItemDto {
   const item = items.find((i) => i.nameSupplier === denom && !i.isHiddenConsumer);
   if (!item) throw new NotFoundError("Item not found");
@@ -66,18 +162,9 @@ async function placeConsumerOrder(
   ctx: ConsumerCheckoutContext,
   input: ConsumerPaymentInput,
 ): Promise<OrderRow> {
-  const game = await findGameRowBySupplierName(ctx.db, "elephant", MLBB_SUPPLIER_NAME);
-  if (!game || game.is_hidden) throw new NotFoundError("Game not found");
-  // The game's own stock flag is part of the decision, as on the verify call the page made.
-  const { choice } = await decideMlbbPackage(
-    ctx.db,
-    ctx.suppliers,
-    game,
-    input.userid,
-    input.serverid,
-  );
-  const pkg = packageToOrder(game, choice, input.package);
-  const item = findConsumerItem(pkg.gameItems, input.denom);
+  const game = await findGameForConsumers(ctx.db, input.game);
+  const { pkg, items, userName } = await decidePurchase(ctx, game, input);
+  const item = findConsumerItem(items, input.denom);
   const priceCents = computeConsumerPrice(item, {
     markupPercent: consumerMarkupFor(game, pkg),
   });
@@ -99,13 +186,12 @@ async function placeConsumerOrder(
       consumer_phone: input.consumer.phone,
       game_id: game.id,
       game: game.name,
-      package: pkg.name,
-      package_ed_name: pkg.supplierPackageName,
+      package: pkg?.name ?? null,
+      ...supplierKeysOf(game, item, pkg),
       item: consumerItemName(item, game.game_currency),
-      denom: item.nameSupplier,
-      user_id: input.userid,
-      server_id: input.serverid,
-      user_name: input.userName,
+      user_id: input.account.userid,
+      server_id: input.account.serverid,
+      user_name: userName,
       amount_cents: priceCents,
       cost: String(item.cost),
       supplier: game.supplier,

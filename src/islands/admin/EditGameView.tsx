@@ -1,6 +1,7 @@
 // Spec §2 Edit game: tabs over one working copy of the game, saved together with one PUT.
 import { useEffect, useState } from "react";
 import type { GameDto, GamePackageDto } from "../../shared/game-types.ts";
+import { consumerPageSlug } from "../../shared/consumer-storefront.ts";
 import { callApi } from "../lib/api.ts";
 import type { AdminViewProps } from "./types.ts";
 import {
@@ -182,6 +183,17 @@ export default function EditGameView({ go, gameId, mobile }: EditGameViewProps) 
           <p class={notice.kind === "ok" ? "ag-ok" : "error"} role="status">{notice.text}</p>
         )}
         <button type="button" class="btn-secondary" onClick={back}>Back</button>
+        {/* The saved game as consumers see it (a hidden one too): save first to preview edits. */}
+        <a
+          class="btn-secondary"
+          href={`/admin/preview/${
+            consumerPageSlug({ id: game._id, name: game.name, supplierName: game.supplierName })
+          }`}
+          target="_blank"
+          rel="noopener"
+        >
+          Preview consumer page
+        </a>
         <button type="button" class="btn" disabled={saving} onClick={save}>
           {saving ? "Saving..." : "Save"}
         </button>

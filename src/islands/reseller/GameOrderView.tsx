@@ -4,6 +4,7 @@ import type { ResellerGameDto, ResellerItemDto } from "../../shared/game-types.t
 import { placeGameOrder, type ResellerRef, verifyGameAccount } from "./order-api.ts";
 import { OrderLayout, TextField } from "./OrderLayout.tsx";
 import { useCatalogue } from "./use-catalogue.ts";
+import { ServerSelect } from "../lib/ServerSelect.tsx";
 import { useOrderFlow } from "./use-order-flow.ts";
 
 export interface GameOrderViewProps {
@@ -15,27 +16,6 @@ export interface GameOrderViewProps {
   onBack: () => void;
   /** Called after an order is placed, to reload the balance. */
   onPlaced: () => void;
-}
-
-/** Spec §2: a game with a server list offers its named servers instead of a Server ID field. */
-function ServerSelect(
-  { servers, value, onChange }: {
-    servers: [string, string][];
-    value: string;
-    onChange: (value: string) => void;
-  },
-) {
-  return (
-    <div>
-      <label>
-        Server
-        <select required value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-          <option value="" disabled>Select server</option>
-          {servers.map(([label, server]) => <option key={label} value={server}>{label}</option>)}
-        </select>
-      </label>
-    </div>
-  );
 }
 
 export function GameOrderView({ game, reseller, onBack, onPlaced }: GameOrderViewProps) {
@@ -90,7 +70,11 @@ export function GameOrderView({ game, reseller, onBack, onPlaced }: GameOrderVie
     >
       <TextField label="User ID" value={userid} onChange={setUserid} />
       {game.requiresServerID && (servers.length > 0
-        ? <ServerSelect servers={servers} value={serverid} onChange={setServerid} />
+        ? (
+          <div>
+            <ServerSelect servers={servers} value={serverid} onChange={setServerid} />
+          </div>
+        )
         : <TextField label="Server ID" value={serverid} onChange={setServerid} />)}
       {game.requiresCharacterName && (
         <TextField label="Character Name" value={characterName} onChange={setCharacterName} />

@@ -74,6 +74,11 @@ export function SettingsTab({ draft, savedName, update, onDelete }: SettingsTabP
           onChange={(isHidden) => update({ isHidden })}
         />
         <CheckboxField
+          label="Hidden from consumers (resellers can still buy it)"
+          checked={draft.isHiddenConsumer}
+          onChange={(isHiddenConsumer) => update({ isHiddenConsumer })}
+        />
+        <CheckboxField
           label="Is Out of Stock"
           checked={draft.isOutOfStock}
           onChange={(isOutOfStock) => update({ isOutOfStock })}

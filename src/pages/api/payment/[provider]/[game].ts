@@ -8,8 +8,9 @@ import { startConsumerPayment } from "../../../../domain/payments/consumer-check
 import { readJson, siteUrlOf } from "../../../../server/http.ts";
 import { ConsumerPaymentBody, PaymentProvider } from "../../../../server/payment-inputs.ts";
 
-// Spec §7: POST /payment/{payment provider}/mlbb -> { orderID, paymentUrl }. Anyone may buy;
-// the per-address limit keeps a script from filling the orders table and HitPay with requests.
+// Spec §7: POST /payment/{payment provider}/mlbb -> { orderID, paymentUrl }; every other game a
+// consumer can buy at /payment/{payment provider}/{its page slug} (issue 22). Anyone may buy; the
+// per-address limit keeps a script from filling the orders table and HitPay with requests.
 export const POST: APIRoute = async ({ locals, params, request, url }) => {
   const provider = PaymentProvider.safeParse(params.provider);
   if (!provider.success) throw new NotFoundError("Unknown payment provider");
@@ -26,15 +27,18 @@ export const POST: APIRoute = async ({ locals, params, request, url }) => {
     },
     {
       provider: provider.data,
+      game: params.game ?? "",
       consumer: {
         name: `${consumer.firstName} ${consumer.lastName}`.trim(),
         email: consumer.email.toLowerCase(),
         phone: consumer.phone,
       },
-      userid: body.userid,
-      serverid: body.serverid,
+      account: {
+        userid: body.userid,
+        serverid: body.serverid,
+        characterName: body.characterName,
+      },
       denom: body.denom,
-      userName: body.userName,
       package: body.package,
       clientAmount: body.amount,
     },
