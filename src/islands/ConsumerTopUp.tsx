@@ -13,6 +13,7 @@ import { callApi } from "./lib/api.ts";
 import { CheckIcon } from "./lib/icons.tsx";
 import { ItemPicker } from "./consumer/ItemPicker.tsx";
 import { ReviewOrder } from "./consumer/ReviewOrder.tsx";
+import { paymentRefusalReason } from "./consumer/PaymentError.tsx";
 
 export interface ConsumerTopUpProps {
   /** The game's name, sent as `game` and saved as the draft's gameName. */
@@ -55,7 +56,7 @@ export default function ConsumerTopUp({ gameName, packages, previewPackage }: Co
   const selected = useSignal<ConsumerItemDto | null>(null);
   const reviewOpen = useSignal(false);
   const submitting = useSignal(false);
-  const paymentFailed = useSignal(false);
+  const paymentError = useSignal<string | null>(null);
 
   const current = outcome.value;
   const shownPackage = current.kind === "verified" ? current.pkg : previewPackage;
@@ -108,7 +109,7 @@ export default function ConsumerTopUp({ gameName, packages, previewPackage }: Co
     const item = selected.value;
     if (account.kind !== "verified" || !item || submitting.value) return;
     submitting.value = true;
-    paymentFailed.value = false;
+    paymentError.value = null;
     const provider = billing.paymentMethod === "manual" ? "manual" : "hitpay";
     const order = {
       game: gameName,
@@ -142,7 +143,7 @@ export default function ConsumerTopUp({ gameName, packages, previewPackage }: Co
       location.assign(started.paymentUrl);
     } catch (error) {
       console.error(error);
-      paymentFailed.value = true;
+      paymentError.value = paymentRefusalReason(error);
       submitting.value = false;
       alert("Payment failed.");
     }
@@ -214,7 +215,7 @@ export default function ConsumerTopUp({ gameName, packages, previewPackage }: Co
         <ReviewOrder
           item={selected.value}
           submitting={submitting.value}
-          paymentFailed={paymentFailed.value}
+          paymentError={paymentError.value}
           onComplete={pay}
         />
       )}

@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { callApi } from "../lib/api.ts";
 import { signOut } from "../lib/sign-out.ts";
 import { errorText } from "./games/draft.ts";
+import { BankTransferForm } from "./settings/BankTransferForm.tsx";
 import { RestrictedUsers } from "./settings/RestrictedUsers.tsx";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
@@ -116,6 +117,7 @@ export default function SettingsView(_props: SettingsViewProps) {
         <ExchangeRateBox reload={reload} />
         <MarkUpForm onSaved={() => setReload(reload + 1)} />
       </div>
+      <BankTransferForm />
       <RestrictedUsers />
     </section>
   );

@@ -11,6 +11,7 @@ import {
 } from "../../shared/consumer-storefront.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
 import { GemText } from "../lib/GemText.tsx";
+import { PaymentError } from "./PaymentError.tsx";
 
 /** Spec §2/§9: focus and scroll this long after review opens. */
 const FOCUS_DELAY_MS = 500;
@@ -20,8 +21,11 @@ export interface ReviewOrderProps {
   item: ConsumerItemDto;
   /** True while the payment call runs: Complete Payment shows loading and is disabled. */
   submitting: boolean;
-  /** True after a failed payment call: the spec's inline 'Payment Error' shows. */
-  paymentFailed: boolean;
+  /**
+   * After a failed payment call, the server's reason ("" when none): the spec's inline
+   * 'Payment Error' shows with the reason under it. Null before any failure.
+   */
+  paymentError: string | null;
   /** Called with billing details that passed every check. */
   onComplete: (billing: BillingDetails) => void;
 }
@@ -39,7 +43,7 @@ const METHODS = [
   { value: "manual", label: "Manual bank transfer (confirmed by our staff)" },
 ];
 
-export function ReviewOrder({ item, submitting, paymentFailed, onComplete }: ReviewOrderProps) {
+export function ReviewOrder({ item, submitting, paymentError, onComplete }: ReviewOrderProps) {
   const billing = useSignal<BillingDetails>({
     firstName: "",
     lastName: "",
@@ -136,11 +140,7 @@ export function ReviewOrder({ item, submitting, paymentFailed, onComplete }: Rev
             ))}
           </fieldset>
           {problem.value && <p class="error" role="alert">{problem.value}</p>}
-          {paymentFailed && (
-            <p class="error" role="alert">
-              <strong>Payment Error</strong> Failed to initiate payment, please try again.
-            </p>
-          )}
+          {paymentError !== null && <PaymentError reason={paymentError} />}
           <button type="submit" class="btn ct-pay" disabled={submitting} aria-busy={submitting}>
             {submitting && <span class="ct-spinner" aria-hidden="true" />}Complete Payment
           </button>
