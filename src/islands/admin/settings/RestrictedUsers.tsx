@@ -149,54 +149,56 @@ export function RestrictedUsers() {
           }}
         />
       )}
-      {rows === null ? <p class="muted">Loading...</p> : (
-        <div class="ag-scroll">
-          <table class="ag-table ap-restricted">
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th
-                    key={c.key}
-                    aria-sort={sort.by === c.key
-                      ? (sort.asc ? "ascending" : "descending")
-                      : undefined}
-                  >
-                    <button type="button" class="ap-sort" onClick={() => sortBy(c.key)}>
-                      {c.label}
-                      <span aria-hidden="true">
-                        {sort.by === c.key ? (sort.asc ? " ▲" : " ▼") : ""}
-                      </span>
-                    </button>
-                  </th>
-                ))}
-                <th class="ap-cell-action">
-                  <span class="ap-visually-hidden">Delete</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {visible.map((r) => (
-                <tr key={r._id}>
-                  <td>{r.userID}</td>
-                  <td>{r.serverID}</td>
-                  <td class="ap-nowrap">{formatDate(r.createdAt)}</td>
-                  <td>{r.createdBy}</td>
-                  <td class="ap-cell-action">
-                    <button
-                      type="button"
-                      class="ap-delete"
-                      aria-label={`Delete restricted user ${r.userID} (${r.serverID})`}
-                      onClick={() => setDeleting(r)}
+      {rows === null
+        ? <p class="muted">Loading...</p>
+        : (
+          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Restricted users">
+            <table class="ag-table ap-restricted">
+              <thead>
+                <tr>
+                  {COLUMNS.map((c) => (
+                    <th
+                      key={c.key}
+                      aria-sort={sort.by === c.key
+                        ? (sort.asc ? "ascending" : "descending")
+                        : undefined}
                     >
-                      Delete
-                    </button>
-                  </td>
+                      <button type="button" class="ap-sort" onClick={() => sortBy(c.key)}>
+                        {c.label}
+                        <span aria-hidden="true">
+                          {sort.by === c.key ? (sort.asc ? " ▲" : " ▼") : ""}
+                        </span>
+                      </button>
+                    </th>
+                  ))}
+                  <th class="ap-cell-action">
+                    <span class="ap-visually-hidden">Delete</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {visible.map((r) => (
+                  <tr key={r._id}>
+                    <td>{r.userID}</td>
+                    <td>{r.serverID}</td>
+                    <td class="ap-nowrap">{formatDate(r.createdAt)}</td>
+                    <td>{r.createdBy}</td>
+                    <td class="ap-cell-action">
+                      <button
+                        type="button"
+                        class="ap-delete"
+                        aria-label={`Delete restricted user ${r.userID} (${r.serverID})`}
+                        onClick={() => setDeleting(r)}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       <Pagination page={shown} pageCount={pageCount} onPage={setPage} />
       {deleting && (
         <ConfirmDialog
