@@ -87,9 +87,11 @@ export default function PaymentResult(props: PaymentResultProps) {
   if (current.kind !== "ready") {
     return (
       <section class="ct-result">
-        <p class="error" role="alert">
-          {current.kind === "none" ? "No order details found" : "Failed to fetch order details"}
-        </p>
+        <div role="alert">
+          <h1 class="error">
+            {current.kind === "none" ? "No order details found" : "Failed to fetch order details"}
+          </h1>
+        </div>
         <BackToGames />
       </section>
     );

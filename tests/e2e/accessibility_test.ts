@@ -1,5 +1,6 @@
 // Every screen a person reaches (consumer, sign-in, reseller, admin) at 375 and 1280 px, scanned
-// with axe-core in the browser: no serious or critical violation (issue 27). On the admin screens
+// with axe-core in the browser: no violation at all (issue 27 asks for no serious or critical one;
+// the moderate ones it named, a missing h1 or main landmark, are fixed and stay fixed). On the admin screens
 // at 1280 px every table fits its panel or sits in a scroll box a keyboard can reach.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -25,7 +26,7 @@ interface Finding {
   targets: string[];
 }
 
-/** The serious and critical violations axe finds on the page as it is now. */
+/** Every violation axe finds on the page as it is now, whatever its impact. */
 async function scan(page: Page, screen: string, width: number): Promise<Finding[]> {
   await page.waitForLoadState("networkidle");
   if (!await page.evaluate(() => "axe" in globalThis)) await page.evaluate(AXE);
@@ -48,9 +49,7 @@ async function scan(page: Page, screen: string, width: number): Promise<Finding[
       fullPage: true,
     });
   }
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ screen, width, ...v }));
+  return violations.map((v) => ({ screen, width, ...v }));
 }
 
 /**
@@ -130,7 +129,7 @@ async function openTab(page: Page, name: string) {
 }
 
 Deno.test({
-  name: "[e2e] axe-core finds no serious or critical violation on any screen at 375 and 1280 px, " +
+  name: "[e2e] axe-core finds no violation on any screen at 375 and 1280 px, " +
     "and no admin table is wider than its panel without a keyboard-reachable scroll",
   sanitizeOps: false,
   sanitizeResources: false,

@@ -62,7 +62,7 @@ export function BalanceHistory(
   const pageCount = Math.max(1, Math.ceil((entries?.length ?? 0) / pageSize));
   const rows = entries?.slice((page - 1) * pageSize, page * pageSize) ?? [];
   return (
-    <section class="rs-history" aria-label="Account Balance History">
+    <section class="rs-history">
       <h3>Account Balance History</h3>
       {entries === null ? <p class="muted" role="status">Loading...</p> : (
         <>

@@ -182,7 +182,7 @@ export function AdminsTab({ mobile }: AdminsTabProps) {
     );
   }
   return (
-    <section aria-label="Admins">
+    <section>
       <div class="ag-heading">
         <h2>Admins</h2>
         <button type="button" class="btn" onClick={() => setScreen("new")}>
