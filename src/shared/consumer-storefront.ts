@@ -40,6 +40,12 @@ export interface BillingDetails {
 /** The billing field a check is about, so the page can focus it. */
 export type BillingField = keyof BillingDetails;
 
+/**
+ * A phone number "with country code" (spec §5): a leading + and 8 to 15 digits in all (E.164's
+ * most), spaces, dashes and brackets between them allowed. "12345" has no country code.
+ */
+const PHONE_PATTERN = /^\+(?:[\s()-]*\d){8,15}[\s()-]*$/;
+
 /** The spec's {email} pattern: something@something.something, no spaces. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -53,7 +59,7 @@ export const BILLING_CHECKS: readonly {
   {
     field: "phone",
     message: "Please enter phone number with country code",
-    fails: (b) => !b.phone.trim(),
+    fails: (b) => !PHONE_PATTERN.test(b.phone.trim()),
   },
   { field: "email", message: "Please enter email address", fails: (b) => !b.email.trim() },
   {

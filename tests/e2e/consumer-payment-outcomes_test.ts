@@ -132,11 +132,20 @@ Deno.test({
         await page.locator(".ct-item").first().click();
         await page.getByRole("button", { name: "Proceed to Payment" }).click();
         await page.getByLabel("First Name").fill("Ana");
-        await page.getByLabel("Phone Number (with country code)").fill("+65 8123 4567");
+        // A number without its country code is refused beside the field itself.
+        const phone = page.getByLabel("Phone Number (with country code)");
+        await phone.fill("12345");
+        await page.getByRole("button", { name: "Complete Payment" }).click();
+        await page.locator("label", { has: phone })
+          .getByText("Please enter phone number with country code").waitFor();
+        assert.equal(await phone.getAttribute("aria-invalid"), "true");
+        assert.ok(await phone.evaluate((el) => el === document.activeElement), "and focused");
+        await phone.fill("+65 8123 4567");
         await page.getByLabel("Email Address", { exact: true }).fill("ana@example.com");
         await page.getByLabel("Confirm Email Address").fill("ana@example.com");
         await page.getByLabel(/PayNow/).check();
         await page.getByRole("button", { name: "Complete Payment" }).click();
+        assert.equal(await phone.getAttribute("aria-invalid"), "false");
         const error = page.locator(".ct-payment-error");
         await error.waitFor();
         assert.match(await error.innerText(), /Payment Error Failed to initiate payment/);
@@ -145,6 +154,7 @@ Deno.test({
           /The price of this item is now \$\d+\.\d{2}\. Please check and order again\./,
         );
         assert.deepEqual(alerts, ["Payment failed."]);
+        await page.getByText("Prices are in Singapore dollars (SGD).").waitFor();
         await page.screenshot({ path: "/tmp/i27-price-375.png", fullPage: true });
       });
 

@@ -30,6 +30,11 @@ export interface ReviewOrderProps {
   onComplete: (billing: BillingDetails) => void;
 }
 
+/** The failed billing check's message, under the field it is about (one at a time, spec §5). */
+function FieldProblem({ message }: { message: string }) {
+  return <span id="billing-problem" class="error ct-field-error" role="alert">{message}</span>;
+}
+
 const FIELDS: { field: Exclude<BillingField, "paymentMethod">; label: string; type: string }[] = [
   { field: "firstName", label: "First Name", type: "text" },
   { field: "lastName", label: "Last Name", type: "text" },
@@ -52,7 +57,7 @@ export function ReviewOrder({ item, submitting, paymentError, onComplete }: Revi
     confirmEmail: "",
     paymentMethod: "",
   });
-  const problem = useSignal("");
+  const problem = useSignal<{ field: BillingField; message: string } | null>(null);
   const couponNote = useSignal(false);
   const section = useRef<HTMLElement>(null);
 
@@ -73,7 +78,7 @@ export function ReviewOrder({ item, submitting, paymentError, onComplete }: Revi
     e.preventDefault();
     if (submitting) return;
     const found = firstBillingProblem(billing.value);
-    problem.value = found?.message ?? "";
+    problem.value = found;
     if (found) {
       section.current?.querySelector<HTMLInputElement>(`[name=${found.field}]`)?.focus();
       return;
@@ -94,9 +99,12 @@ export function ReviewOrder({ item, submitting, paymentError, onComplete }: Revi
                 name={field}
                 type={type}
                 autoComplete={field === "confirmEmail" ? "off" : undefined}
+                aria-invalid={problem.value?.field === field}
+                aria-describedby={problem.value?.field === field ? "billing-problem" : undefined}
                 value={billing.value[field]}
                 onInput={(e) => set(field, e.currentTarget.value)}
               />
+              {problem.value?.field === field && <FieldProblem message={problem.value.message} />}
             </label>
           ))}
         </fieldset>
@@ -120,6 +128,7 @@ export function ReviewOrder({ item, submitting, paymentError, onComplete }: Revi
             <span>Total</span>
             <span>{dollarsToDollarString(item.price)}</span>
           </p>
+          <p class="muted ct-currency">Prices are in Singapore dollars (SGD).</p>
           <button type="button" class="ct-link" onClick={() => couponNote.value = true}>
             Have a coupon code?
           </button>
@@ -138,8 +147,10 @@ export function ReviewOrder({ item, submitting, paymentError, onComplete }: Revi
                 {m.label}
               </label>
             ))}
+            {problem.value?.field === "paymentMethod" && (
+              <FieldProblem message={problem.value.message} />
+            )}
           </fieldset>
-          {problem.value && <p class="error" role="alert">{problem.value}</p>}
           {paymentError !== null && <PaymentError reason={paymentError} />}
           <button type="submit" class="btn ct-pay" disabled={submitting} aria-busy={submitting}>
             {submitting && <span class="ct-spinner" aria-hidden="true" />}Complete Payment
