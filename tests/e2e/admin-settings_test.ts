@@ -48,17 +48,21 @@ Deno.test({
       await page.getByLabel("User ID").fill("12345678");
       await page.getByLabel("Server ID").fill("1234");
       await form.getByRole("button", { name: "Save" }).click();
-      await page.getByRole("alert").filter({
+      const refusal = page.getByRole("alert").filter({
         hasText: `This user was already added on ${added} by Demo Admin`,
-      }).waitFor();
-      await page.getByRole("button", { name: "Cancel" }).click();
+      });
+      await refusal.waitFor();
       assert.equal(await page.getByRole("row").filter({ hasText: "12345678" }).count(), 1);
 
+      // Deleted with the form still open: the refusal is no longer true and goes with the row.
       await row.getByRole("button", { name: "Delete restricted user 12345678 (1234)" }).click();
       const dialog = page.getByRole("dialog");
       await dialog.getByText("Delete restricted user: 12345678 (1234)?").waitFor();
       await dialog.getByRole("button", { name: "Delete" }).click();
       await row.waitFor({ state: "detached" });
+      await refusal.waitFor({ state: "detached" });
+      await page.getByRole("cell", { name: "No restricted users" }).waitFor();
+      await page.getByRole("button", { name: "Cancel" }).click();
 
       await page.getByRole("button", { name: "Audit" }).click();
       const audit = page.getByRole("region", { name: "Audit" });

@@ -110,7 +110,7 @@ export default function AuditView({ mobile }: AuditViewProps) {
         : mobile
         ? <AuditCards entries={data.entries} />
         : (
-          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Audit log">
+          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Log entries">
             <table class="ag-table ap-audit">
               <thead>
                 <tr>

@@ -62,11 +62,11 @@ export function BalanceHistory(
   const pageCount = Math.max(1, Math.ceil((entries?.length ?? 0) / pageSize));
   const rows = entries?.slice((page - 1) * pageSize, page * pageSize) ?? [];
   return (
-    <section class="rs-history">
+    <section class="rs-history" aria-label="Account Balance History">
       <h3>Account Balance History</h3>
       {entries === null ? <p class="muted" role="status">Loading...</p> : (
         <>
-          <div class="rs-scroll" tabIndex={0} role="region" aria-label="Account Balance History">
+          <div class="rs-scroll" tabIndex={0} role="region" aria-label="Balance changes">
             <table class="rs-table">
               <thead>
                 <tr>

@@ -29,11 +29,13 @@ function sortRows(rows: RestrictedUserDto[], by: Column, asc: boolean): Restrict
   return asc ? sorted : sorted.reverse();
 }
 
-function AddForm({ onAdded }: { onAdded: () => void }) {
+/** `rows`: the list as loaded; a refusal's banner goes once it changes (its row deleted). */
+function AddForm({ onAdded, rows }: { onAdded: () => void; rows: RestrictedUserDto[] | null }) {
   const [userID, setUserID] = useState("");
   const [serverID, setServerID] = useState("");
   const [busy, setBusy] = useState(false);
   const [banner, setBanner] = useState("");
+  useEffect(() => setBanner(""), [rows]);
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -72,7 +74,10 @@ function AddForm({ onAdded }: { onAdded: () => void }) {
             inputMode="numeric"
             maxLength={32}
             value={userID}
-            onInput={(e) => setUserID(e.currentTarget.value)}
+            onInput={(e) => {
+              setUserID(e.currentTarget.value);
+              setBanner("");
+            }}
           />
         </div>
         <div>
@@ -83,7 +88,10 @@ function AddForm({ onAdded }: { onAdded: () => void }) {
             inputMode="numeric"
             maxLength={32}
             value={serverID}
-            onInput={(e) => setServerID(e.currentTarget.value)}
+            onInput={(e) => {
+              setServerID(e.currentTarget.value);
+              setBanner("");
+            }}
           />
         </div>
         <button type="submit" class="btn" disabled={busy}>Save</button>
@@ -143,6 +151,7 @@ export function RestrictedUsers() {
       </div>
       {adding && (
         <AddForm
+          rows={rows}
           onAdded={() => {
             setAdding(false);
             load();
@@ -177,6 +186,11 @@ export function RestrictedUsers() {
                 </tr>
               </thead>
               <tbody>
+                {visible.length === 0 && (
+                  <tr>
+                    <td colSpan={COLUMNS.length + 1} class="muted">No restricted users</td>
+                  </tr>
+                )}
                 {visible.map((r) => (
                   <tr key={r._id}>
                     <td>{r.userID}</td>

@@ -217,12 +217,14 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
                     resellerName={reseller.name}
                     kind="top_up"
                     onMoved={moved}
+                    onSend={() => setNotice("")}
                   />
                   <BalancePopover
                     resellerId={reseller._id}
                     resellerName={reseller.name}
                     kind="deduct"
                     onMoved={moved}
+                    onSend={() => setNotice("")}
                   />
                 </span>
               </div>

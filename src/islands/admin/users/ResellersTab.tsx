@@ -119,12 +119,14 @@ export function ResellersTab({ onCreate, onEdit }: ResellersTabProps) {
                           resellerName={r.name}
                           kind="top_up"
                           onMoved={(result) => moved(r, result)}
+                          onSend={() => setBanner("")}
                         />
                         <BalancePopover
                           resellerId={r._id}
                           resellerName={r.name}
                           kind="deduct"
                           onMoved={(result) => moved(r, result)}
+                          onSend={() => setBanner("")}
                         />
                       </span>
                     </td>
