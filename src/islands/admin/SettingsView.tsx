@@ -5,6 +5,7 @@ import { callApi } from "../lib/api.ts";
 import { signOut } from "../lib/sign-out.ts";
 import { errorText } from "./games/draft.ts";
 import { BankTransferForm } from "./settings/BankTransferForm.tsx";
+import { useSettingsSave } from "./settings/use-settings-save.tsx";
 import { RestrictedUsers } from "./settings/RestrictedUsers.tsx";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
@@ -55,33 +56,22 @@ function ExchangeRateBox({ reload }: { reload: number }) {
 
 function MarkUpForm({ onSaved }: { onSaved: () => void }) {
   const [value, setValue] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { busy, save, message } = useSettingsSave();
   useEffect(() => {
     callApi<{ fxRateMarkUp: number }>("GET", "/api/settings")
       .then((s) => setValue(String(s.fxRateMarkUp)))
       .catch(console.error);
   }, []);
 
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setMessage(null);
-    try {
-      // Spec §5: sent as a number; the server checks range and decimals.
-      await callApi("PUT", "/api/settings", { fxRateMarkUp: Number(value) });
-      setMessage({ ok: true, text: "Saved" });
-      onSaved();
-    } catch (error) {
-      console.error(error);
-      setMessage({ ok: false, text: `Fail to save settings. ${errorText(error)}` });
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form class="ap-markup" onSubmit={save}>
+    <form
+      class="ap-markup"
+      onSubmit={save(async () => {
+        // Spec §5: sent as a number; the server checks range and decimals.
+        await callApi("PUT", "/api/settings", { fxRateMarkUp: Number(value) });
+        onSaved();
+      })}
+    >
       <label for="ap-markup">Exchange Rate Mark Up (SGD cents per 1 USD)</label>
       <div class="ap-inline">
         <input
@@ -96,11 +86,7 @@ function MarkUpForm({ onSaved }: { onSaved: () => void }) {
         />
         <button type="submit" class="btn" disabled={busy}>Save</button>
       </div>
-      {message && (
-        <p class={message.ok ? "ap-ok" : "error"} role={message.ok ? "status" : "alert"}>
-          {message.text}
-        </p>
-      )}
+      {message}
     </form>
   );
 }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import type { BankTransferDetails } from "../../../shared/consumer-storefront.ts";
 import { callApi } from "../../lib/api.ts";
-import { errorText } from "../games/draft.ts";
+import { useSettingsSave } from "./use-settings-save.tsx";
 
 const FIELDS: { name: keyof BankTransferDetails; label: string }[] = [
   { name: "bankName", label: "Bank Name" },
@@ -17,31 +17,18 @@ export function BankTransferForm() {
     accountName: "",
     accountNumber: "",
   });
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { busy, save, message } = useSettingsSave();
   useEffect(() => {
     callApi<BankTransferDetails>("GET", "/api/settings/bank-transfer")
       .then(setDetails)
       .catch(console.error);
   }, []);
 
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setMessage(null);
-    try {
-      setDetails(await callApi<BankTransferDetails>("PUT", "/api/settings/bank-transfer", details));
-      setMessage({ ok: true, text: "Saved" });
-    } catch (error) {
-      console.error(error);
-      setMessage({ ok: false, text: `Fail to save settings. ${errorText(error)}` });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const send = async () =>
+    setDetails(await callApi<BankTransferDetails>("PUT", "/api/settings/bank-transfer", details));
 
   return (
-    <form class="panel ap-section ap-bank" onSubmit={save} aria-labelledby="ap-bank-title">
+    <form class="panel ap-section ap-bank" onSubmit={save(send)} aria-labelledby="ap-bank-title">
       <h3 id="ap-bank-title">Bank Transfer</h3>
       <p class="muted">
         Shown to buyers who choose manual bank transfer, with their order number as the reference.
@@ -60,11 +47,7 @@ export function BankTransferForm() {
         ))}
         <button type="submit" class="btn" disabled={busy}>Save</button>
       </div>
-      {message && (
-        <p class={message.ok ? "ap-ok" : "error"} role={message.ok ? "status" : "alert"}>
-          {message.text}
-        </p>
-      )}
+      {message}
     </form>
   );
 }

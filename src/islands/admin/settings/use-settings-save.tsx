@@ -1,0 +1,32 @@
+// One Save of a Settings form: busy while it runs, then "Saved" or the failure in the spec's words
+// ('Fail to save settings', §8) with the server's reason, shown under the form.
+import { useState } from "react";
+import { errorText } from "../games/draft.ts";
+
+export function useSettingsSave() {
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  /** Runs `send` for a submitted form; `send` resolves once the server accepted the change. */
+  const save = (send: () => Promise<void>) => async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setMessage(null);
+    try {
+      await send();
+      setMessage({ ok: true, text: "Saved" });
+    } catch (error) {
+      console.error(error);
+      setMessage({ ok: false, text: `Fail to save settings. ${errorText(error)}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const shown = message && (
+    <p class={message.ok ? "ap-ok" : "error"} role={message.ok ? "status" : "alert"}>
+      {message.text}
+    </p>
+  );
+  return { busy, save, message: shown };
+}
