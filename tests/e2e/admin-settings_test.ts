@@ -138,7 +138,7 @@ Deno.test({
       await adminRows.filter({ hasText: "admin.create" }).waitFor();
       assert.doesNotMatch(await audit.innerText(), /olive's long password/);
       const own = audit.getByRole("row").filter({ hasText: "admin.update" })
-        .filter({ hasText: '"passwordChanged":true' });
+        .filter({ hasText: "passwordChanged: true" });
       assert.match(await own.innerText(), /Demo Admin/);
       assert.doesNotMatch(await audit.innerText(), /new password|not my password/);
       assert.deepEqual(alerts, []);
