@@ -72,11 +72,6 @@ function markupOf(draft: Draft): Record<string, number> {
   );
 }
 
-/** The mark of a required field; screen readers hear the input's own "required". */
-function Required() {
-  return <span class="au-required" aria-hidden="true">*</span>;
-}
-
 export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
   const editing = reseller !== undefined;
   const [draft, setDraft] = useState<Draft>(() => draftOf(reseller));
@@ -164,13 +159,9 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
       </div>
       <form class="panel au-form" onSubmit={submit}>
         <h2>Details</h2>
-        <p class="muted au-required-note">
-          Fields marked <span class="au-required">*</span> are required.
-        </p>
         <div class="ag-grid">
           <label>
             Name
-            <Required />
             <input
               type="text"
               required
@@ -188,7 +179,6 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
           </label>
           <label>
             Email
-            <Required />
             <input
               type="email"
               required
@@ -198,7 +188,6 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
           </label>
           <label>
             Password
-            {!editing && <Required />}
             <input
               type="password"
               autoComplete="new-password"
@@ -279,7 +268,6 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
           ].map(({ key, label, required }) => (
             <label key={key}>
               {label}
-              {required && <Required />}
               <input
                 type="number"
                 min="0"
