@@ -84,7 +84,7 @@ export default function AdminConsole({ adminName, adminRank }: AdminConsoleProps
   return (
     <>
       <header class="topbar">
-        <span class="brand">TopUp Admin</span>
+        <h1 class="brand">TopUp Admin</h1>
         <span>Welcome {adminName}</span>
       </header>
       <div class={mobile ? "shell mobile" : "shell"}>

@@ -17,6 +17,7 @@ import { CheckIcon } from "./lib/icons.tsx";
 import { ItemPicker } from "./consumer/ItemPicker.tsx";
 import { ReviewOrder } from "./consumer/ReviewOrder.tsx";
 import { ServerSelect } from "./lib/ServerSelect.tsx";
+import { paymentRefusalReason } from "./consumer/PaymentError.tsx";
 
 export interface ConsumerTopUpProps {
   /** The game's fields and the key of its calls; its name is sent as `game` and saved as gameName. */
@@ -84,7 +85,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
   const selected = useSignal<ConsumerItemDto | null>(null);
   const reviewOpen = useSignal(false);
   const submitting = useSignal(false);
-  const paymentFailed = useSignal(false);
+  const paymentError = useSignal<string | null>(null);
 
   const current = outcome.value;
   const shownPackage = current.kind === "verified" ? current.pkg : previewPackage;
@@ -141,7 +142,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
     const item = selected.value;
     if (verified.kind !== "verified" || !item || submitting.value) return;
     submitting.value = true;
-    paymentFailed.value = false;
+    paymentError.value = null;
     const provider = billing.paymentMethod === "manual" ? "manual" : "hitpay";
     const order = {
       game: gameName,
@@ -180,7 +181,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
       location.assign(started.paymentUrl);
     } catch (error) {
       console.error(error);
-      paymentFailed.value = true;
+      paymentError.value = paymentRefusalReason(error);
       submitting.value = false;
       alert("Payment failed.");
     }
@@ -270,7 +271,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
         <ReviewOrder
           item={selected.value}
           submitting={submitting.value}
-          paymentFailed={paymentFailed.value}
+          paymentError={paymentError.value}
           onComplete={pay}
         />
       )}

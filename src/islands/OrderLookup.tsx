@@ -59,6 +59,8 @@ export default function OrderLookup({ orderId, ...contact }: OrderLookupProps) {
         <input
           name="order"
           autoComplete="off"
+          autoCapitalize="characters"
+          spellcheck={false}
           value={orderID.value}
           onInput={(e) => orderID.value = e.currentTarget.value}
         />

@@ -13,7 +13,9 @@ import {
   type ContactLinks,
   fetchOrderStatus,
   OrderResult,
+  type OrderStatusAnswer,
 } from "./consumer/OrderResult.tsx";
+import { callApi } from "./lib/api.ts";
 
 export type PaymentResultProps = ContactLinks;
 
@@ -32,6 +34,22 @@ function readDraft(): ConsumerOrderDraft | null {
   }
 }
 
+/**
+ * The order's status on arrival. Back from HitPay's Cancel (its redirect appends
+ * `status=canceled` and the payment request id as `reference`), the server is told, and it
+ * checks with HitPay before recording the cancel; otherwise the status call answers.
+ */
+async function startingStatus(orderId: string): Promise<OrderStatusAnswer> {
+  const query = new URLSearchParams(location.search);
+  const reference = query.get("reference");
+  if (query.get("status") !== "canceled" || !reference) return await fetchOrderStatus(orderId);
+  return await callApi<OrderStatusAnswer>(
+    "POST",
+    `/api/order/${encodeURIComponent(orderId)}/cancel-payment`,
+    { reference },
+  );
+}
+
 export default function PaymentResult(props: PaymentResultProps) {
   const state = useSignal<State>({ kind: "loading" });
 
@@ -41,7 +59,7 @@ export default function PaymentResult(props: PaymentResultProps) {
       state.value = { kind: "none" };
       return;
     }
-    fetchOrderStatus(draft.orderID).then((status) => {
+    startingStatus(draft.orderID).then(({ status, bankTransfer }) => {
       state.value = {
         kind: "ready",
         order: {
@@ -53,6 +71,7 @@ export default function PaymentResult(props: PaymentResultProps) {
           itemName: draft.itemName,
           amount: draft.amount,
           status,
+          bankTransfer,
         },
       };
     }).catch((error) => {
@@ -68,9 +87,11 @@ export default function PaymentResult(props: PaymentResultProps) {
   if (current.kind !== "ready") {
     return (
       <section class="ct-result">
-        <p class="error" role="alert">
-          {current.kind === "none" ? "No order details found" : "Failed to fetch order details"}
-        </p>
+        <div role="alert">
+          <h1 class="error">
+            {current.kind === "none" ? "No order details found" : "Failed to fetch order details"}
+          </h1>
+        </div>
         <BackToGames />
       </section>
     );

@@ -61,10 +61,10 @@ export default function ResellerHome({ resellerId, name, balance }: ResellerHome
   return (
     <div class={mobile ? "rs-home mobile" : "rs-home"}>
       <header class="topbar">
-        <span>
+        <h1 class="rs-title">
           <span class="brand logo">TopUp</span> <span class="welcome">Welcome back,</span>{" "}
           <strong>{reseller.name}</strong>
-        </span>
+        </h1>
         <span class="rs-balance">Account Balance: {dollarsToDollarString(reseller.balance)}</span>
       </header>
       <nav class="tabs" aria-label="Reseller menu">

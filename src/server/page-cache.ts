@@ -1,4 +1,10 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import {
+  compressedForms,
+  type Encoding,
+  isCompressible,
+  preferredEncoding,
+} from "./compression.ts";
 
 /**
  * A cache for public pages that are the same for every visitor (the consumer storefront): a page
@@ -25,6 +31,8 @@ interface Page {
   version: string;
   headers: OutgoingHttpHeaders;
   body: Buffer;
+  /** Its br and gzip forms, made on the first visit that accepts them. */
+  compressed: (encoding: Encoding) => Buffer | null;
 }
 
 export function createPageCache(
@@ -57,10 +65,29 @@ export function createPageCache(
       const current = await currentVersion();
       const page = pages.get(url);
       if (page?.version === current) {
-        res.writeHead(200, page.headers).end(page.body);
+        const encoding = isCompressible(String(page.headers["content-type"] ?? ""))
+          ? preferredEncoding(req.headers["accept-encoding"])
+          : null;
+        const compressed = encoding ? page.compressed(encoding) : null;
+        const headers = { ...page.headers, vary: "Accept-Encoding" };
+        if (!compressed) {
+          res.writeHead(200, headers).end(page.body);
+          return true;
+        }
+        res.writeHead(200, {
+          ...headers,
+          "content-encoding": encoding!,
+          "content-length": compressed.length,
+        }).end(compressed);
         return true;
       }
-      capture(res, (headers, body) => pages.set(url, { version: current, headers, body }));
+      capture(res, (headers, body) =>
+        pages.set(url, {
+          version: current,
+          headers,
+          body,
+          compressed: compressedForms("fast", () => body),
+        }));
       render(req, res);
       return true;
     },

@@ -68,3 +68,8 @@ export const ConsumerOrderLookupBody = z.object({
   orderID: z.string().trim().min(1, "Order number is required").max(64),
   email: z.string().trim().min(1, "Please enter email address").max(254),
 });
+
+/** POST /api/order/{id}/cancel-payment: the payment request id of HitPay's redirect. */
+export const CancelPaymentBody = z.object({
+  reference: z.string().trim().min(1).max(100),
+});

@@ -1,6 +1,7 @@
-import { createReadStream, readdirSync, statSync } from "node:fs";
+import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, relative, sep } from "node:path";
+import { compressedForms, isCompressible, preferredEncoding } from "./compression.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
@@ -27,6 +28,8 @@ interface StaticFile {
   type: string;
   etag: string;
   cacheControl: string;
+  /** Its br and gzip forms, made on first request; none for images and fonts. */
+  compressed?: ReturnType<typeof compressedForms>;
 }
 
 function walk(dir: string): string[] {
@@ -62,6 +65,10 @@ export function createStaticFiles(clientDir: string) {
         ? "public, max-age=31536000, immutable"
         : "public, max-age=0, must-revalidate",
     });
+    const file = files.get(urlPath)!;
+    if (isCompressible(file.type)) {
+      file.compressed = compressedForms("max", () => readFileSync(path));
+    }
   }
 
   return {
@@ -74,9 +81,23 @@ export function createStaticFiles(clientDir: string) {
       const file = files.get(end === -1 ? url : url.slice(0, end));
       if (!file) return false;
       res.setHeader("Cache-Control", file.cacheControl);
-      res.setHeader("ETag", file.etag);
-      if (req.headers["if-none-match"] === file.etag) {
+      const encoding = file.compressed ? preferredEncoding(req.headers["accept-encoding"]) : null;
+      const body = encoding ? file.compressed!(encoding) : null;
+      // Each form has its own tag, so a cache never answers one encoding's 304 for another.
+      const etag = body ? `${file.etag.slice(0, -1)}-${encoding}"` : file.etag;
+      if (file.compressed) res.setHeader("Vary", "Accept-Encoding");
+      res.setHeader("ETag", etag);
+      if (req.headers["if-none-match"] === etag) {
         res.writeHead(304).end();
+        return true;
+      }
+      if (body) {
+        res.writeHead(200, {
+          "Content-Type": file.type,
+          "Content-Length": body.length,
+          "Content-Encoding": encoding!,
+        });
+        res.end(req.method === "HEAD" ? undefined : body);
         return true;
       }
       res.writeHead(200, { "Content-Type": file.type, "Content-Length": file.size });

@@ -140,6 +140,12 @@ export interface BillingDetails {
 /** The billing field a check is about, so the page can focus it. */
 export type BillingField = keyof BillingDetails;
 
+/**
+ * A phone number "with country code" (spec §5): a leading + and 8 to 15 digits in all (E.164's
+ * most), spaces, dashes and brackets between them allowed. "12345" has no country code.
+ */
+const PHONE_PATTERN = /^\+(?:[\s()-]*\d){8,15}[\s()-]*$/;
+
 /** The spec's {email} pattern: something@something.something, no spaces. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -153,7 +159,7 @@ export const BILLING_CHECKS: readonly {
   {
     field: "phone",
     message: "Please enter phone number with country code",
-    fails: (b) => !b.phone.trim(),
+    fails: (b) => !PHONE_PATTERN.test(b.phone.trim()),
   },
   { field: "email", message: "Please enter email address", fails: (b) => !b.email.trim() },
   {
@@ -206,6 +212,43 @@ export interface ConsumerOrderDraft {
   status: string;
 }
 
+/** The bank account a manual transfer goes to (admin Settings); blank fields when not set. */
+export interface BankTransferDetails {
+  bankName: string;
+  accountName: string;
+  accountNumber: string;
+}
+
+/** True when Settings holds an account number to transfer to. */
+export function hasBankAccount(details: BankTransferDetails): boolean {
+  return details.accountNumber.trim() !== "";
+}
+
+/** What the result page and the buyer's email say while a manual order waits for its transfer. */
+export const BANK_TRANSFER_TEXTS = {
+  heading: "Pay by bank transfer",
+  lead: "Please transfer the amount to the account below, with your order number as the " +
+    "reference. We send your order as soon as our staff confirm your payment.",
+  noAccount: "Please contact us on WhatsApp or Telegram for our bank details, and use your " +
+    "order number as the transfer's reference.",
+};
+
+/** The rows of the transfer instructions: the account, the amount and the reference. */
+export function bankTransferRows(
+  details: BankTransferDetails,
+  orderId: string,
+  amount: string,
+): [string, string][] {
+  if (!hasBankAccount(details)) return [["Amount", amount], ["Reference", orderId]];
+  return [
+    ["Bank", details.bankName],
+    ["Account Name", details.accountName],
+    ["Account Number", details.accountNumber],
+    ["Amount", amount],
+    ["Reference", orderId],
+  ];
+}
+
 /** The local storage key of the draft. */
 export const ORDER_DRAFT_KEY = "consumerOrderDraft";
 
@@ -220,10 +263,24 @@ export interface ConsumerOrderView {
   /** Dollars. */
   amount: number;
   status: string;
+  /** While a manual order awaits its transfer: the account to pay into (status poll). */
+  bankTransfer?: BankTransferDetails;
 }
 
-/** Statuses after which the result page stops polling (spec §4; cancelled never moves again). */
-export const FINAL_STATUSES = ["successful", "error", "cancelled"];
+/**
+ * Statuses where nothing was paid and nothing more will happen unless the buyer acts: a HitPay
+ * payment that failed, was cancelled or expired, or a manual payment an admin cancelled. The
+ * result page offers "Try again" (a new order for the same purchase) on these.
+ */
+export const RETRYABLE_STATUSES: readonly string[] = [
+  "payment-failed",
+  "payment-cancelled",
+  "payment-expired",
+  "cancelled",
+];
+
+/** Statuses after which the result page stops polling (spec §4, and the retryable ones). */
+export const FINAL_STATUSES: readonly string[] = ["successful", "error", ...RETRYABLE_STATUSES];
 
 const STATUS_LABELS: Record<string, string> = {
   "successful": "Successful",
@@ -231,6 +288,9 @@ const STATUS_LABELS: Record<string, string> = {
   "payment-received-pending-disbursement": "Payment Received. Pending Processing",
   "error": "Error",
   "cancelled": "Cancelled",
+  "payment-failed": "Payment Failed",
+  "payment-cancelled": "Payment Cancelled",
+  "payment-expired": "Payment Expired",
 };
 
 /** Spec §4 consumer order status labels; an unknown status shows raw. */
@@ -246,8 +306,8 @@ export interface ResultTexts {
 }
 
 /**
- * Spec §2 result page table. `cancelled` is ours (an order nobody can pay any more): it must not
- * say "being processed", since nothing will happen to it.
+ * Spec §2 result page table. `cancelled` and the payment-… states are ours (orders nobody paid):
+ * they must not say "being processed", since nothing will happen to them unless the buyer acts.
  */
 export function resultTextsFor(status: string): ResultTexts {
   switch (status) {
@@ -262,6 +322,24 @@ export function resultTextsFor(status: string): ResultTexts {
         headline: "Payment has not been completed.",
         sub: "Your payment method might have been rejected.",
         tip: "Tip: check your payment method or your bank app, then try again or contact us.",
+      };
+    case "payment-failed":
+      return {
+        headline: "Payment failed.",
+        sub: "Your payment did not go through, so this order has not been paid.",
+        tip: "Tip: try again, or choose another payment method. Contact us if you were charged.",
+      };
+    case "payment-cancelled":
+      return {
+        headline: "Payment cancelled.",
+        sub: "You left the payment page before paying, so this order has not been paid.",
+        tip: "Tip: try again when you are ready. Contact us if you were charged.",
+      };
+    case "payment-expired":
+      return {
+        headline: "Payment expired.",
+        sub: "The time to pay for this order ran out, so it has not been paid.",
+        tip: "Tip: try again for a new payment page. Contact us if you were charged.",
       };
     case "cancelled":
       return {

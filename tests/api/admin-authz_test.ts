@@ -22,6 +22,9 @@ const NOT_ADMIN: Record<string, string> = {
   "GET current_user.ts": "any signed-in user reads itself",
   "GET order/[id]/status.ts": "public: the consumer's payment result page polls it",
   "POST payment/[provider]/[game].ts": "public: consumer checkout",
+  "POST order/[id]/cancel-payment.ts":
+    "public: the buyer back from HitPay's Cancel, proven by the payment request id",
+  "POST order/[id]/try-again.ts": "public: the result page's Try again, a new checkout",
   "POST payment/hitpay/webhook.ts": "HitPay, authenticated by its signature",
   "POST inbound-email.ts": "the mail provider, authenticated by INBOUND_MAIL_SECRET (emails_test)",
   "POST consumers/verify_id/mlbb.ts": "public: consumer top-up page",

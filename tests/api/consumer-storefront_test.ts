@@ -181,6 +181,12 @@ Deno.test({
           status: "pending-customer-payment",
         });
         assert.match(found.json.itemName, /Diamonds|Pass/);
+        const typedOnAPhone = await buyer.post("/api/consumers/order", {
+          orderID: ` ${orderID.toLowerCase()} `,
+          email: "ana@example.com",
+        });
+        assert.equal(typedOnAPhone.status, 200, "the number is found whatever its letters' case");
+        assert.equal(typedOnAPhone.json.orderID, orderID);
         const wrongEmail = await buyer.post("/api/consumers/order", {
           orderID,
           email: "someone@example.com",

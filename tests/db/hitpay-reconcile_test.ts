@@ -8,7 +8,12 @@ import {
   receiveHitPayWebhook,
   reconcileHitPayPayment,
 } from "../../src/domain/payments/consumer-payments.ts";
-import { AWAITING_PAYMENT, PAYMENT_RECEIVED } from "../../src/domain/payments/consumer-states.ts";
+import {
+  AWAITING_PAYMENT,
+  PAYMENT_FAILED,
+  PAYMENT_RECEIVED,
+} from "../../src/domain/payments/consumer-states.ts";
+import { signHitPayV1 } from "../../src/integrations/hitpay/webhook.ts";
 import { createHitPayClient, type HitPayClient } from "../../src/integrations/hitpay/client.ts";
 import {
   createHitPaySimulator,
@@ -167,7 +172,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "[hitpay reconcile] unpaid or failed stays pending; another amount is refused",
+  name: "[hitpay reconcile] unpaid stays pending, a failed request moves to payment failed and " +
+    "is still paid by a later completion; another amount is refused",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -178,7 +184,16 @@ Deno.test({
 
       const failed = await w.awaitingOrder("CRECONCILE0004");
       w.sim.fail(failed.requestId);
-      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, failed.order, SITE), "pending");
+      assert.equal(
+        await reconcileHitPayPayment(w.db, w.hitpay, failed.order, SITE),
+        PAYMENT_FAILED,
+      );
+      assert.equal(await w.statusOf(failed.order.id), PAYMENT_FAILED);
+      assert.equal(
+        await reconcileHitPayPayment(w.db, w.hitpay, failed.order, SITE),
+        "duplicate",
+        "the same failed request reported again changes nothing",
+      );
 
       const other = await w.awaitingOrder("CRECONCILE0005", PRICE_CENTS + 1);
       w.sim.pay(other.requestId);
@@ -186,11 +201,38 @@ Deno.test({
         await reconcileHitPayPayment(w.db, w.hitpay, other.order, SITE),
         "refused: amount does not match the order",
       );
-      for (const { order } of [unpaid, failed, other]) {
+      for (const { order } of [unpaid, other]) {
         assert.equal(await w.statusOf(order.id), AWAITING_PAYMENT);
       }
       assert.deepEqual(await w.eventsOf(unpaid.order.id), []);
-      assert.deepEqual(await w.eventsOf(failed.order.id), []);
+      assert.deepEqual(
+        (await w.eventsOf(failed.order.id)).map((e) => e.outcome),
+        [PAYMENT_FAILED],
+      );
+
+      // The buyer pays on the page they came back to: HitPay's completion still pays the order.
+      const paidLater = await receiveHitPayWebhook(w.db, {
+        rawBody: signedCompletion(failed.order.id, failed.requestId),
+        headers: new Headers(),
+        salt: SALT,
+        siteUrl: SITE,
+      });
+      assert.deepEqual(paidLater, { kind: "applied", outcome: "paid" });
+      assert.equal(await w.statusOf(failed.order.id), PAYMENT_RECEIVED);
     });
   },
 });
+
+/** HitPay's v1 webhook of a completed payment of `requestId` for order `orderId`. */
+function signedCompletion(orderId: string, requestId: string): string {
+  const fields = {
+    payment_id: `late-${requestId}`,
+    payment_request_id: requestId,
+    reference_number: orderId,
+    phone: "",
+    amount: (PRICE_CENTS / 100).toFixed(2),
+    currency: "SGD",
+    status: "completed",
+  };
+  return new URLSearchParams({ ...fields, hmac: signHitPayV1(fields, SALT) }).toString();
+}

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { createJobRunner } from "../../src/domain/jobs.ts";
 import { enqueueMail, mailJobHandlers, SEND_MAIL_JOB } from "../../src/domain/mail/outbox.ts";
-import { listMailbox, replyToEmail } from "../../src/domain/mail/mailbox.ts";
+import { listMailbox, replySender, replyToEmail } from "../../src/domain/mail/mailbox.ts";
 import { receiveInboundEmail } from "../../src/domain/mail/inbound.ts";
 import { UpstreamError } from "../../src/domain/errors.ts";
 import {
@@ -141,6 +141,7 @@ mailTest(
     });
     assert.equal(mailer.sent.length, 1);
     assert.deepEqual(mailer.sent[0], {
+      from: "TopUp <support@shop.example>",
       to: `"Ana" <ana@example.com>`,
       subject: "Re: Late order",
       text: "Sorry <b>Ana</b>, done.",
@@ -151,8 +152,13 @@ mailTest(
     });
     assert.match(reply.messageId ?? "", /^<[0-9a-f-]{36}@shop\.example>$/);
     const sent = await listMailbox(db, "sent", SENT_PAGE_ONE);
-    assert.deepEqual(sent.emails.map((e) => [e.to, e.subject, e.messageId]), [
-      [`"Ana" <ana@example.com>`, "Re: Late order", reply.messageId],
+    assert.deepEqual(sent.emails.map((e) => [e.from, e.to, e.subject, e.messageId]), [
+      [
+        "TopUp <support@shop.example>",
+        `"Ana" <ana@example.com>`,
+        "Re: Late order",
+        reply.messageId,
+      ],
     ]);
     const stored = await db.selectFrom("emails").select(["in_reply_to", "references_header"])
       .where("id", "=", reply.id).executeTakeFirstOrThrow();
@@ -165,3 +171,18 @@ mailTest(
     assert.deepEqual(audit, [{ action: "email.reply", actor_name: "Ops", target_id: received.id }]);
   },
 );
+
+Deno.test("[mail] a reply goes from the address the customer wrote to, on the shop's own domain", () => {
+  assert.equal(replySender("support@shop.example", FROM), "TopUp <support@shop.example>");
+  assert.equal(
+    replySender("Help <Help@Shop.Example>, ana@example.com", FROM),
+    "TopUp <Help@Shop.Example>",
+  );
+  assert.equal(replySender("ana@example.com", FROM), FROM, "another domain: the shop's sender");
+  assert.equal(replySender("receipts@shop.example", FROM), FROM);
+  assert.equal(replySender("", FROM), FROM);
+  assert.equal(
+    replySender("support@shop.example", "receipts@shop.example"),
+    "support@shop.example",
+  );
+});

@@ -96,6 +96,8 @@ Deno.test({
       ).waitFor();
       await moveBalance(page, "Deduct", "Eve Reseller", "5000");
       for (let i = 0; i < 100 && alerts.length === 0; i++) await page.waitForTimeout(50);
+      // The refused deduction leaves no earlier success banner claiming otherwise.
+      assert.equal(await page.getByText(/^Successfully /).count(), 0);
       await row.getByText("1,300.00").waitFor();
       assert.deepEqual(alerts, [
         "Failure deduct, please try again. Error: Cannot deduct $5,000.00: Eve Reseller's balance is only $1,300.00",

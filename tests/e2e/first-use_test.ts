@@ -17,7 +17,7 @@ import { MOOGOLD_CATALOGUE } from "../../src/integrations/moogold/catalogue.ts";
 /** The demo games with a server list, and the list their supplier's simulator serves. */
 const GAMES_WITH_SERVERS: { name: string; servers: Record<string, string> }[] = [
   {
-    name: "Genshin Impact (EliteDias)",
+    name: "Genshin Impact",
     servers: ELITEDIAS_CATALOGUE.find((g) => g.code === "genshin")!.servers,
   },
   {

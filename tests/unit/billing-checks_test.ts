@@ -18,6 +18,9 @@ const COMPLETE: BillingDetails = {
 Deno.test("[billing] a complete form passes; last name is optional; emails compare case-blind", () => {
   assert.equal(firstBillingProblem(COMPLETE), null);
   assert.equal(firstBillingProblem({ ...COMPLETE, paymentMethod: "manual" }), null);
+  for (const phone of ["+6581234567", "+63 917 123 4567", "+1 (415) 555-0100"]) {
+    assert.equal(firstBillingProblem({ ...COMPLETE, phone }), null, phone);
+  }
 });
 
 Deno.test("[billing] each check gives the spec's message, in the spec's order", () => {
@@ -25,6 +28,9 @@ Deno.test("[billing] each check gives the spec's message, in the spec's order", 
   const cases: [Partial<BillingDetails>, string, string][] = [
     [{ firstName: "  ", phone: "", email: "" }, "firstName", "Please enter first name"],
     [{ phone: " ", email: "" }, "phone", "Please enter phone number with country code"],
+    [{ phone: "12345", email: "" }, "phone", "Please enter phone number with country code"],
+    [{ phone: "81234567", email: "" }, "phone", "Please enter phone number with country code"],
+    [{ phone: "+65 1234", email: "" }, "phone", "Please enter phone number with country code"],
     [{ email: "", confirmEmail: "" }, "email", "Please enter email address"],
     [{ email: "ana@example", confirmEmail: "" }, "email", "Please enter a valid email address"],
     [{ email: "ana @example.com" }, "email", "Please enter a valid email address"],

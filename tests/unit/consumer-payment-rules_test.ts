@@ -3,9 +3,13 @@ import {
   AWAITING_PAYMENT,
   DELIVERED,
   type PayableOrder,
+  PAYMENT_CANCELLED,
+  PAYMENT_EXPIRED,
+  PAYMENT_FAILED,
   PAYMENT_RECEIVED,
   paymentEffect,
   type PaymentReport,
+  RETRYABLE_STATES,
 } from "../../src/domain/payments/consumer-states.ts";
 
 const order: PayableOrder = {
@@ -50,8 +54,31 @@ Deno.test("[payment rules] states only move forward: later reports are recorded 
       "record",
     );
   }
-  assert.equal(paymentEffect(order, { ...completed, status: "failed" }).kind, "record");
   assert.equal(paymentEffect(order, { ...completed, status: "pending" }).kind, "record");
+});
+
+Deno.test("[payment rules] a payment that ended unpaid gets its own state, and a completion still pays it", () => {
+  assert.deepEqual(paymentEffect(order, { ...completed, status: "failed" }), {
+    kind: "unpaid",
+    status: PAYMENT_FAILED,
+  });
+  assert.deepEqual(paymentEffect(order, { ...completed, status: "expired" }), {
+    kind: "unpaid",
+    status: PAYMENT_EXPIRED,
+  });
+  assert.deepEqual(paymentEffect(order, { ...completed, status: "canceled" }), {
+    kind: "unpaid",
+    status: PAYMENT_CANCELLED,
+  });
+  for (const status of [PAYMENT_FAILED, PAYMENT_CANCELLED, PAYMENT_EXPIRED]) {
+    assert.deepEqual(paymentEffect({ ...order, status }, completed), { kind: "pay" });
+    assert.equal(
+      paymentEffect({ ...order, status }, { ...completed, status: "failed" }).kind,
+      "record",
+    );
+    assert.ok(RETRYABLE_STATES.includes(status), `${status} offers Try again`);
+  }
+  assert.ok(!RETRYABLE_STATES.includes(AWAITING_PAYMENT), "an order still payable is not retried");
 });
 
 Deno.test("[payment rules] a report before the payment request id is stored asks for a retry", () => {

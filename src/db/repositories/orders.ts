@@ -188,18 +188,18 @@ export async function setPaymentReference(
   return result.numUpdatedRows > 0n;
 }
 
-/** Consumer orders in one status, oldest first (reconciliation). */
+/** Consumer orders in any of `statuses` (created since `createdSince`), oldest first (reconciliation). */
 export async function listConsumerOrdersInStatus(
   db: Db,
-  status: string,
+  statuses: readonly string[],
   limit: number,
+  createdSince?: Date,
 ): Promise<OrderRow[]> {
-  return await db.selectFrom("orders").selectAll()
-    .where("status", "=", status)
-    .where("buyer_type", "=", "consumer")
-    .orderBy("created_at", "asc")
-    .limit(limit)
-    .execute();
+  let query = db.selectFrom("orders").selectAll()
+    .where("status", "in", [...statuses])
+    .where("buyer_type", "=", "consumer");
+  if (createdSince) query = query.where("created_at", ">=", createdSince);
+  return await query.orderBy("created_at", "asc").limit(limit).execute();
 }
 
 /** Which orders an admin list or export reads; every field narrows, none given means all. */

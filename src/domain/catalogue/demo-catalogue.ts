@@ -81,7 +81,7 @@ const DEMO_LAUNCHES = [
   {
     supplier: "elephant",
     supplierName: "genshin",
-    name: "Genshin Impact (EliteDias)",
+    name: "Genshin Impact",
     gameCurrency: "Genesis Crystals",
     requiresServerID: true,
     gameImage: demoTile("genshin"),

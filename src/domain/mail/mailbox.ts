@@ -78,6 +78,23 @@ export interface ReplyRequest {
   replyBody: string;
 }
 
+const ADDRESS = /[^\s<>,;"]+@([^\s<>,;"]+)/g;
+
+/**
+ * Who a reply is from: the address the customer wrote to (support@…, not the receipts sender),
+ * under the configured sender's name, when it is on the configured sender's own domain, so the
+ * shop's SPF and DMARC cover it; any other address (a copy, a forward) gets the configured sender.
+ */
+export function replySender(wroteTo: string, configured: string): string {
+  const [own] = [...configured.matchAll(ADDRESS)];
+  if (!own) return configured;
+  const domain = own[1].toLowerCase();
+  const address = [...wroteTo.matchAll(ADDRESS)].find((m) => m[1].toLowerCase() === domain)?.[0];
+  if (!address || address.toLowerCase() === own[0].toLowerCase()) return configured;
+  const name = configured.slice(0, configured.indexOf("<")).trim();
+  return name && configured.includes("<") ? `${name} <${address}>` : address;
+}
+
 function replySubject(subject: string): string {
   return /^re:/i.test(subject.trim()) ? subject : `Re: ${subject}`.trim();
 }
@@ -106,11 +123,14 @@ export async function replyToEmail(
       references: [original.references_header, original.message_id].filter(Boolean).join(" "),
     }
     : {};
+  const from = original.folder === "inbox"
+    ? replySender(original.to_address, mailer.from)
+    : mailer.from;
   const messageId = messageIdFor(crypto.randomUUID(), mailer.from);
   const subject = replySubject(original.subject);
   const html = `<div style="white-space:pre-wrap">${escapeHtml(text)}</div>`;
   try {
-    await mailer.send({ to, subject, text, html, messageId, ...thread });
+    await mailer.send({ from, to, subject, text, html, messageId, ...thread });
   } catch (error) {
     throw new UpstreamError(error instanceof Error ? error.message : String(error));
   }
@@ -118,7 +138,7 @@ export async function replyToEmail(
   const id = await db.transaction().execute(async (trx) => {
     const row = await insertEmail(trx, "sent", {
       to,
-      from: mailer.from,
+      from,
       subject,
       html,
       messageId,
@@ -138,7 +158,7 @@ export async function replyToEmail(
   return {
     id,
     to,
-    from: mailer.from,
+    from,
     subject,
     date: date.toISOString(),
     body: html,

@@ -7,6 +7,13 @@ import { escapeHtml } from "../../shared/html.ts";
 import { centsToDollarString } from "../money.ts";
 import { ORDER_DATE_FORMAT } from "../orders/export.ts";
 import type { MailMessage } from "./outbox.ts";
+import {
+  BANK_TRANSFER_TEXTS,
+  type BankTransferDetails,
+  bankTransferRows,
+  consumerStatusLabel,
+  hasBankAccount,
+} from "../../shared/consumer-storefront.ts";
 
 /** What a receipt shows of a consumer order. */
 export interface ReceiptOrder {
@@ -22,13 +29,6 @@ export interface ReceiptOrder {
   email: string;
   createdAt: Date;
 }
-
-/** Spec §4 consumer status labels; other statuses show as they are. */
-const STATUS_LABELS: Record<string, string> = {
-  "pending-customer-payment": "Pending Payment",
-  "payment-received-pending-disbursement": "Payment Received. Pending Processing",
-  successful: "Successful",
-};
 
 const WORDING = {
   paid: {
@@ -49,10 +49,40 @@ export function consumerReceipt(
   order: ReceiptOrder,
   links: { orderPageUrl: string },
 ): MailMessage {
-  const wording = WORDING[kind];
+  return orderMail(order, WORDING[kind], [], links);
+}
+
+/**
+ * The instructions of a manual order: the bank account from Settings, the amount and the order
+ * number as the reference, before the order itself (the same rows the result page shows).
+ */
+export function bankTransferMail(
+  order: ReceiptOrder,
+  details: BankTransferDetails,
+  links: { orderPageUrl: string },
+): MailMessage {
+  const account = hasBankAccount(details);
+  return orderMail(
+    order,
+    {
+      subject: (id) => `Bank transfer details for order ${id}`,
+      headline: BANK_TRANSFER_TEXTS.heading,
+      lead: account ? BANK_TRANSFER_TEXTS.lead : BANK_TRANSFER_TEXTS.noAccount,
+    },
+    bankTransferRows(details, order.id, centsToDollarString(order.amountCents)),
+    links,
+  );
+}
+
+function orderMail(
+  order: ReceiptOrder,
+  wording: { subject: (id: string) => string; headline: string; lead: string },
+  instructions: [string, string][],
+  links: { orderPageUrl: string },
+): MailMessage {
   const rows: [string, string][] = [
     ["Order Number", order.id],
-    ["Order Status", STATUS_LABELS[order.status] ?? order.status],
+    ["Order Status", consumerStatusLabel(order.status)],
     ["Date", format(order.createdAt, ORDER_DATE_FORMAT)],
     ["Game", order.game],
     ["Item", order.item],
@@ -68,6 +98,9 @@ export function consumerReceipt(
     wording.headline,
     wording.lead,
     "",
+    ...instructions.flatMap(([label, value], i) =>
+      i === instructions.length - 1 ? [`${label}: ${value}`, ""] : [`${label}: ${value}`]
+    ),
     ...rows.map(([label, value]) => `${label}: ${value}`),
     "",
     `Your order: ${links.orderPageUrl}`,
@@ -75,7 +108,6 @@ export function consumerReceipt(
     "TopUp",
     "",
   ].join("\n");
-  const cell = "padding:4px 12px 4px 0;text-align:left;vertical-align:top";
   const html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${
     escapeHtml(wording.subject(order.id))
@@ -83,17 +115,23 @@ export function consumerReceipt(
 <body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;line-height:1.5">
 <p>${escapeHtml(greeting)}</p>
 <p><strong>${escapeHtml(wording.headline)}</strong><br>${escapeHtml(wording.lead)}</p>
-<table style="border-collapse:collapse">
-${
-    rows.map(([label, value]) =>
-      `<tr><th scope="row" style="${cell};color:#555;font-weight:normal">${
-        escapeHtml(label)
-      }</th><td style="${cell}">${escapeHtml(value)}</td></tr>`
-    ).join("\n")
-  }
-</table>
+${instructions.length ? htmlRows(instructions, "font-weight:bold") : ""}
+${htmlRows(rows, "")}
 <p><a href="${escapeHtml(links.orderPageUrl)}">View your order</a></p>
 <p>TopUp</p>
 </body></html>`;
   return { to: order.email, subject: wording.subject(order.id), text, html };
+}
+
+const CELL = "padding:4px 12px 4px 0;text-align:left;vertical-align:top";
+
+function htmlRows(rows: [string, string][], valueStyle: string): string {
+  const lines = rows.map(([label, value]) =>
+    `<tr><th scope="row" style="${CELL};color:#555;font-weight:normal">${
+      escapeHtml(label)
+    }</th><td style="${CELL};${valueStyle}">${escapeHtml(value)}</td></tr>`
+  );
+  return `<table style="border-collapse:collapse;margin-bottom:12px">\n${
+    lines.join("\n")
+  }\n</table>`;
 }

@@ -60,7 +60,7 @@ export async function refreshOpenOrders(
 ): Promise<{ checked: number; failed: number }> {
   const open = await listOpenResellerOrders(db, { ...options, limit: 10_000 });
   if (!options.resellerId) {
-    const paid = await listConsumerOrdersInStatus(db, PAYMENT_RECEIVED, 10_000);
+    const paid = await listConsumerOrdersInStatus(db, [PAYMENT_RECEIVED], 10_000);
     open.push(...paid.filter((o) => !options.onlyPending || o.supplier_order_id !== null));
   }
   const { failed } = await forEachConcurrently(

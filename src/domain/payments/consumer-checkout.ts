@@ -9,12 +9,18 @@
 import type { Db } from "../../db/client.ts";
 import type { GameRow, OrderRow } from "../../db/schema.ts";
 import { findOrInsertConsumer } from "../../db/repositories/consumers.ts";
-import { insertOrder, setPaymentReference, transitionOrder } from "../../db/repositories/orders.ts";
+import {
+  findOrderById,
+  insertOrder,
+  setPaymentReference,
+  transitionOrder,
+} from "../../db/repositories/orders.ts";
 import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
 import type { ConsumerVerifyAnswer } from "../../shared/consumer-storefront.ts";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../errors.ts";
+import { findGameRowById } from "../../db/repositories/games.ts";
 import {
   assertAccountFields,
   checkGameAccount,
@@ -22,6 +28,7 @@ import {
   formatOutOfStockTitle,
   type GameAccount,
   INVALID_USER_TITLE,
+  MLBB_PACKAGES,
   type MlbbPackage,
   mlbbUserName,
   type PackageChoice,
@@ -34,8 +41,16 @@ import {
   isMobileLegends,
 } from "../catalogue/consumer-catalogue.ts";
 import { assertClientPrice, newOrderId, supplierKeysOf } from "../orders/place.ts";
-import { AWAITING_PAYMENT, CANCELLED, CONSUMER_CURRENCY } from "./consumer-states.ts";
+import {
+  AWAITING_PAYMENT,
+  CANCELLED,
+  CONSUMER_CURRENCY,
+  RETRYABLE_STATES,
+} from "./consumer-states.ts";
+import { centsToDollars } from "../money.ts";
+import { consumerPageSlug, MLBB_SUPPLIER_NAME } from "../../shared/consumer-storefront.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";
+import { enqueueBankTransferMail } from "./bank-transfer.ts";
 
 /** The spec's failure text for a payment that could not be started (§8 Consumer payment). */
 export const PAYMENT_START_FAILED = "Failed to initiate payment, please try again.";
@@ -205,6 +220,7 @@ async function placeConsumerOrder(
       updated_at: now,
     };
     await insertOrder(trx, order);
+    if (input.provider === MANUAL) await enqueueBankTransferMail(trx, order, ctx.siteUrl);
     return order;
   });
 }
@@ -247,4 +263,51 @@ export async function startConsumerPayment(
     throw new UpstreamError(PAYMENT_START_FAILED);
   }
   return { orderID: order.id, paymentUrl };
+}
+
+/** Refusal of a Try again on an order that was paid or is still awaiting payment. */
+export const NOT_RETRYABLE = "This order can no longer be paid again. Please place a new order.";
+
+/**
+ * "Try again" on the result page: the same purchase (account, item, package, billing details,
+ * payment method) as a new order, checked and priced by the server exactly as a new checkout is,
+ * with the old order's price as the one the buyer saw: a changed price is refused with its reason.
+ * Only an order whose payment ended unpaid (or was cancelled) may be tried again; it stays as it is,
+ * so a late completion of its own payment request still pays it.
+ */
+export async function startConsumerPaymentAgain(
+  ctx: ConsumerCheckoutContext,
+  orderId: string,
+): Promise<ConsumerPaymentStarted> {
+  const order = await findOrderById(ctx.db, orderId);
+  if (!order || order.buyer_type !== "consumer") throw new NotFoundError("Order not found");
+  const game = order.game_id ? await findGameRowById(ctx.db, order.game_id) : undefined;
+  const pkg = MLBB_PACKAGES.find((p) => p === order.package);
+  const provider = order.payment_provider;
+  if (
+    !RETRYABLE_STATES.includes(order.status) || !game ||
+    (provider !== HITPAY && provider !== MANUAL) ||
+    (isMobileLegends(game) && !pkg) ||
+    // The character name a MooGold check needs is not kept on the order: such a game starts over.
+    game.requires_character_name
+  ) {
+    throw new ConflictError(NOT_RETRYABLE);
+  }
+  return await startConsumerPayment(ctx, {
+    provider,
+    game: isMobileLegends(game) ? MLBB_SUPPLIER_NAME : consumerPageSlug({
+      id: game.id,
+      name: game.name,
+      supplierName: game.supplier_name,
+    }),
+    consumer: {
+      name: order.consumer_name ?? "",
+      email: order.consumer_email ?? "",
+      phone: order.consumer_phone ?? "",
+    },
+    account: { userid: order.user_id, serverid: order.server_id ?? "", characterName: "" },
+    denom: order.denom,
+    package: pkg,
+    clientAmount: centsToDollars(order.amount_cents),
+  });
 }

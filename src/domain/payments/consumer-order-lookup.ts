@@ -17,7 +17,8 @@ export async function findConsumerOrderForBuyer(
   orderId: string,
   email: string,
 ): Promise<ConsumerOrderView> {
-  const order = await findOrderById(db, orderId);
+  // Order numbers are upper case (newOrderId); a phone's keyboard often types them in lower case.
+  const order = await findOrderById(db, orderId.trim().toUpperCase());
   const matches = order?.buyer_type === "consumer" &&
     order.consumer_email?.toLowerCase() === email.trim().toLowerCase();
   if (!order || !matches) throw new NotFoundError(ORDER_LOOKUP_NOT_FOUND);

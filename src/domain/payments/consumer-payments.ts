@@ -23,35 +23,46 @@ import {
   type HitPayUnhandledEvent,
   verifyHitPayWebhook,
 } from "../../integrations/hitpay/webhook.ts";
-import { findPaidPayment, HITPAY_PAID } from "../../integrations/hitpay/statuses.ts";
+import { findPaidPayment, HITPAY_PAID, isEndedUnpaid } from "../../integrations/hitpay/statuses.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
 import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../auth/rate-limit.ts";
 import { forEachConcurrently } from "../concurrency.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
+import { readBankTransferDetails } from "./bank-transfer.ts";
+import type { BankTransferDetails } from "../../shared/consumer-storefront.ts";
 import {
   AWAITING_PAYMENT,
   CANCELLED,
+  PAYABLE_STATES,
+  PAYMENT_CANCELLED,
   PAYMENT_RECEIVED,
   paymentEffect,
   type PaymentReport,
+  UNPAID_STATES,
 } from "./consumer-states.ts";
+
+/** The status poll's answer (spec §7 `status`, plus the transfer account of a manual order). */
+export interface ConsumerOrderStatus {
+  status: string;
+  bankTransfer?: BankTransferDetails;
+}
 
 export const HITPAY = "hitpay";
 export const MANUAL = "manual";
 
 /**
- * The one way a consumer order becomes paid: awaiting payment → payment received in one
- * conditional update, and in the same transaction the job that sends it to the supplier and the
- * "paid" receipt.
- * Returns the order, or undefined when it was not awaiting payment (already paid, cancelled).
+ * The one way a consumer order becomes paid: awaiting payment (or a HitPay payment that ended
+ * unpaid, whose request may still complete) → payment received in one conditional update, and in
+ * the same transaction the job that sends it to the supplier and the "paid" receipt.
+ * Returns the order, or undefined when it was not payable (already paid, cancelled).
  */
 export async function markConsumerOrderPaid(
   trx: Transaction<Database>,
   orderId: string,
   siteUrl: string,
 ): Promise<OrderRow | undefined> {
-  const order = await transitionOrder(trx, orderId, [AWAITING_PAYMENT], {
+  const order = await transitionOrder(trx, orderId, PAYABLE_STATES, {
     status: PAYMENT_RECEIVED,
     last_error: null,
   });
@@ -104,11 +115,18 @@ export async function applyPaymentReport(
       await setPaymentEventOutcome(trx, eventId, orderId, `refused: ${effect.reason}`);
       return { kind: "refused", reason: effect.reason };
     }
-    let outcome = effect.kind === "record" ? effect.reason : "paid";
+    let outcome = effect.kind === "record" ? effect.reason : effect.kind === "pay" ? "paid" : "";
     if (
       effect.kind === "pay" && !await markConsumerOrderPaid(trx, referenceNumber, input.siteUrl)
     ) {
       outcome = "already moved on";
+    }
+    if (effect.kind === "unpaid") {
+      const moved = await transitionOrder(trx, referenceNumber, [AWAITING_PAYMENT], {
+        status: effect.status,
+        last_error: `HitPay: payment ${report.status}`,
+      });
+      outcome = moved ? effect.status : "already moved on";
     }
     await setPaymentEventOutcome(trx, eventId, orderId, outcome);
     return { kind: "applied", outcome };
@@ -187,17 +205,21 @@ export async function reconcileHitPayPayment(
   if (order.payment_provider !== HITPAY || !order.payment_reference) return "no payment request";
   const request = await hitpay.getPaymentRequest(order.payment_reference);
   const paid = findPaidPayment(request);
-  if (!paid) return "pending";
+  // A request that ended unpaid is reported under its own word, once per request.
+  const ended = !paid && isEndedUnpaid(request.status);
+  if (!paid && !ended) return "pending";
   const result = await applyPaymentReport(db, {
     report: {
       provider: HITPAY,
       paymentRequestId: request.id,
-      status: HITPAY_PAID,
-      amountCents: paid.amountCents,
-      currency: paid.currency,
+      status: paid ? HITPAY_PAID : request.status,
+      amountCents: paid?.amountCents ?? request.amountCents,
+      currency: paid?.currency ?? request.currency,
     },
     referenceNumber: request.referenceNumber,
-    eventKey: hitPayEventKey(paid.id, HITPAY_PAID),
+    eventKey: paid
+      ? hitPayEventKey(paid.id, HITPAY_PAID)
+      : hitPayEventKey(request.id, request.status),
     rawBody: JSON.stringify(request),
     siteUrl,
   });
@@ -209,15 +231,30 @@ export async function reconcileHitPayPayment(
 }
 
 /**
- * The cron reconciliation (`payments reconcile`): every HitPay order still awaiting payment is
- * checked with HitPay, a few at a time. Orders HitPay cannot answer for are counted, not changed.
+ * How long an order whose HitPay payment ended unpaid is still checked by the cron: its request
+ * may complete later (the buyer pays on the page they came back to), and the webhook saying so
+ * may be lost. Older ones are left to that webhook, which still pays them.
+ */
+const UNPAID_RECHECK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The cron reconciliation (`payments reconcile`): every HitPay order still awaiting payment, and
+ * those of the last week whose payment ended unpaid, is checked with HitPay, a few at a time.
+ * Orders HitPay cannot answer for are counted, not changed.
  */
 export async function reconcileHitPayPayments(
   db: Db,
   hitpay: HitPayClient,
   siteUrl: string,
 ): Promise<{ checked: number; paid: number; failed: number }> {
-  const open = (await listConsumerOrdersInStatus(db, AWAITING_PAYMENT, 10_000))
+  const awaiting = await listConsumerOrdersInStatus(db, [AWAITING_PAYMENT], 10_000);
+  const ended = await listConsumerOrdersInStatus(
+    db,
+    UNPAID_STATES,
+    10_000,
+    new Date(Date.now() - UNPAID_RECHECK_MS),
+  );
+  const open = [...awaiting, ...ended]
     .filter((o) => o.payment_provider === HITPAY && o.payment_reference);
   let paid = 0;
   const { failed } = await forEachConcurrently(open, 4, async (order) => {
@@ -228,7 +265,8 @@ export async function reconcileHitPayPayments(
 
 /**
  * GET /api/order/{id}/status: a consumer order's status and nothing else (the number is the
- * only secret the result page holds). The poll answers what the database holds, one read. While
+ * only secret the result page holds); a manual order awaiting payment adds the shop's bank account
+ * from Settings, which the result page shows as the transfer instructions. The poll answers what the database holds, one read. While
  * a HitPay order awaits payment it also asks HitPay, at most once per order every 10 s across
  * instances, after answering: the next poll shows the outcome, so a lost webhook does not leave
  * the buyer waiting for cron, and no poll waits on HitPay.
@@ -238,16 +276,17 @@ export async function pollConsumerOrderStatus(
   hitpay: HitPayClient,
   orderId: string,
   siteUrl: string,
-): Promise<string> {
+): Promise<ConsumerOrderStatus> {
   const order = await findOrderById(db, orderId);
   if (!order || order.buyer_type !== "consumer") throw new NotFoundError("Order not found");
-  if (
-    order.status === AWAITING_PAYMENT && order.payment_provider === HITPAY &&
-    order.payment_reference !== null
-  ) {
+  if (order.status !== AWAITING_PAYMENT) return { status: order.status };
+  if (order.payment_provider === MANUAL) {
+    return { status: order.status, bankTransfer: await readBankTransferDetails(db) };
+  }
+  if (order.payment_provider === HITPAY && order.payment_reference !== null) {
     checkHitPayAfterPoll(db, hitpay, order, siteUrl);
   }
-  return order.status;
+  return { status: order.status };
 }
 
 function checkHitPayAfterPoll(db: Db, hitpay: HitPayClient, order: OrderRow, siteUrl: string) {
@@ -258,6 +297,40 @@ function checkHitPayAfterPoll(db: Db, hitpay: HitPayClient, order: OrderRow, sit
     // HitPay unreachable: the webhook or cron decides; anything else is a bug worth a line.
     if (!(error instanceof HitPayError)) console.error(`payment check of ${order.id}: ${error}`);
   });
+}
+
+/**
+ * The buyer came back from HitPay's checkout page having cancelled (HitPay's redirect says
+ * `status=canceled` with the request id as `reference`). The redirect proves nothing, so HitPay is
+ * asked first: a paid request pays the order; otherwise the order awaiting payment moves to
+ * payment cancelled, where a completion HitPay reports later still pays it. `reference` must be
+ * the order's own payment request (the buyer's browser is the only other holder of it).
+ * Returns the order's status afterwards.
+ */
+export async function cancelConsumerPayment(
+  db: Db,
+  hitpay: HitPayClient,
+  input: { orderId: string; reference: string; siteUrl: string },
+): Promise<string> {
+  const order = await findOrderById(db, input.orderId);
+  if (
+    !order || order.buyer_type !== "consumer" || order.payment_provider !== HITPAY ||
+    order.payment_reference !== input.reference
+  ) {
+    throw new NotFoundError("Order not found");
+  }
+  if (order.status !== AWAITING_PAYMENT) return order.status;
+  try {
+    await reconcileHitPayPayment(db, hitpay, order, input.siteUrl);
+  } catch (error) {
+    // HitPay unreachable: the cancel stands; the cron asks again and a completion still pays.
+    if (!(error instanceof HitPayError)) throw error;
+  }
+  const moved = await transitionOrder(db, order.id, [AWAITING_PAYMENT], {
+    status: PAYMENT_CANCELLED,
+    last_error: "HitPay: payment canceled by the buyer",
+  });
+  return moved?.status ?? (await findOrderById(db, order.id))!.status;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Database, OrderRow } from "../../db/schema.ts";
 import { enqueueMail } from "../mail/outbox.ts";
-import { consumerReceipt } from "../mail/receipts.ts";
+import { consumerReceipt, type ReceiptOrder } from "../mail/receipts.ts";
 
 /** Where a consumer finds an order again by its number and billing email. */
 export function orderPageUrl(siteUrl: string, orderId: string): string {
@@ -21,18 +21,23 @@ export async function enqueueConsumerReceipt(
   if (!order.consumer_email) return;
   await enqueueMail(
     trx,
-    consumerReceipt(kind, {
-      id: order.id,
-      status: order.status,
-      game: order.game,
-      item: order.item,
-      userId: order.user_id,
-      serverId: order.server_id,
-      userName: order.user_name,
-      amountCents: Number(order.amount_cents),
-      customerName: order.consumer_name ?? "",
-      email: order.consumer_email,
-      createdAt: new Date(order.created_at),
-    }, { orderPageUrl: orderPageUrl(siteUrl, order.id) }),
+    consumerReceipt(kind, receiptOrderOf(order), { orderPageUrl: orderPageUrl(siteUrl, order.id) }),
   );
+}
+
+/** What a receipt shows of a stored consumer order. */
+export function receiptOrderOf(order: OrderRow): ReceiptOrder {
+  return {
+    id: order.id,
+    status: order.status,
+    game: order.game,
+    item: order.item,
+    userId: order.user_id,
+    serverId: order.server_id,
+    userName: order.user_name,
+    amountCents: Number(order.amount_cents),
+    customerName: order.consumer_name ?? "",
+    email: order.consumer_email ?? "",
+    createdAt: new Date(order.created_at),
+  };
 }

@@ -2,7 +2,12 @@
 // what a payment event may do to an order. Pure: the webhook, the reconciliation and the tests all
 // ask these functions, and each allowed move is then one conditional UPDATE.
 
-import { HITPAY_PAID } from "../../integrations/hitpay/statuses.ts";
+import {
+  HITPAY_PAID,
+  type HitPayEndedUnpaid,
+  isEndedUnpaid,
+} from "../../integrations/hitpay/statuses.ts";
+import { RETRYABLE_STATUSES } from "../../shared/consumer-storefront.ts";
 
 /** A consumer order waits here until HitPay (or an admin, for manual payments) says it is paid. */
 export const AWAITING_PAYMENT = "pending-customer-payment";
@@ -14,6 +19,35 @@ export const DELIVERED = "successful";
 export const FAILED = "error";
 /** An admin cancelled a manual payment that never came. */
 export const CANCELLED = "cancelled";
+/** HitPay said the payment failed. */
+export const PAYMENT_FAILED = "payment-failed";
+/** The buyer left HitPay's checkout page without paying. */
+export const PAYMENT_CANCELLED = "payment-cancelled";
+/** The payment request expired unpaid. */
+export const PAYMENT_EXPIRED = "payment-expired";
+
+/**
+ * A HitPay payment that ended unpaid, by HitPay's word. These orders are not final for money: the
+ * same payment request may still complete (the buyer pays on the page they came back to), and a
+ * `completed` report then pays the order as it would one awaiting payment.
+ */
+export const UNPAID_STATE_OF: Record<HitPayEndedUnpaid, string> = {
+  failed: PAYMENT_FAILED,
+  expired: PAYMENT_EXPIRED,
+  canceled: PAYMENT_CANCELLED,
+};
+
+/** The ended-unpaid states of UNPAID_STATE_OF. */
+export const UNPAID_STATES: readonly string[] = Object.values(UNPAID_STATE_OF);
+
+/** The states a `completed` payment may move to payment received. */
+export const PAYABLE_STATES: readonly string[] = [AWAITING_PAYMENT, ...UNPAID_STATES];
+
+/**
+ * The states from which a buyer may start the same purchase again as a new order: nothing was
+ * paid on this one (or an admin cancelled its manual payment). The result page reads the same list.
+ */
+export const RETRYABLE_STATES: readonly string[] = RETRYABLE_STATUSES;
 
 /** The currency every consumer price is charged in (spec §9: exchange target SGD). */
 export const CONSUMER_CURRENCY = "SGD";
@@ -44,11 +78,15 @@ export interface PaymentReport {
  *   currency) — recorded as evidence, nothing changes;
  * - `retry`: the order has no payment request stored yet (the report raced our own second
  *   transaction), so the provider should send it again;
- * - `record`: kept for the history, the order stays as it is (a failure, a pending notice, or a
- *   completion for an order already past that step: states only move forward).
+ * - `unpaid`: HitPay says the payment ended unpaid (failed, expired, cancelled): the order awaiting
+ *   payment moves to that state, where a later completion may still pay it;
+ * - `record`: kept for the history, the order stays as it is (a pending notice, a failure of an
+ *   order no longer awaiting payment, or a completion for an order already past that step: states
+ *   only move forward).
  */
 export type PaymentEffect =
   | { kind: "pay" }
+  | { kind: "unpaid"; status: string }
   | { kind: "refuse"; reason: string }
   | { kind: "retry" }
   | { kind: "record"; reason: string };
@@ -75,10 +113,13 @@ export function paymentEffect(
   if (report.currency !== CONSUMER_CURRENCY) {
     return { kind: "refuse", reason: "currency does not match the order" };
   }
+  if (isEndedUnpaid(report.status) && order.status === AWAITING_PAYMENT) {
+    return { kind: "unpaid", status: UNPAID_STATE_OF[report.status] };
+  }
   if (report.status !== HITPAY_PAID) {
     return { kind: "record", reason: `payment ${report.status}; order stays ${order.status}` };
   }
-  if (order.status !== AWAITING_PAYMENT) {
+  if (!PAYABLE_STATES.includes(order.status)) {
     return { kind: "record", reason: `already ${order.status}` };
   }
   return { kind: "pay" };

@@ -109,6 +109,7 @@ export function renderCheckoutPage(view: CheckoutView): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>HitPay checkout (simulator)</title><style>${STYLE}</style></head>
 <body><main>
 <p class="note">HitPay simulator: no money moves.</p>
@@ -123,6 +124,7 @@ ${body}
 export function renderMissingCheckoutPage(): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>HitPay checkout (simulator)</title><style>${STYLE}</style></head>
 <body><main><h1>Payment request not found</h1></main></body></html>`;
 }

@@ -45,6 +45,24 @@ export type PaymentStatusValue = typeof PAYMENT_STATUSES[number];
  */
 export const HITPAY_PAID: PaymentRequestStatusValue = "completed";
 
+/**
+ * A payment request's words for "over, and nothing paid": `failed` (the v1 webhook's other word),
+ * `expired` (its expiry passed) and `canceled` (the buyer left the checkout page: the word HitPay
+ * appends to the redirect, and a status a request may report). A later `completed` still pays.
+ */
+export const HITPAY_ENDED_UNPAID = [
+  "failed",
+  "expired",
+  "canceled",
+] as const satisfies readonly PaymentRequestStatusValue[];
+
+export type HitPayEndedUnpaid = typeof HITPAY_ENDED_UNPAID[number];
+
+/** True when `status` is one of HITPAY_ENDED_UNPAID. */
+export function isEndedUnpaid(status: string): status is HitPayEndedUnpaid {
+  return (HITPAY_ENDED_UNPAID as readonly string[]).includes(status);
+}
+
 const SUCCEEDED: ReadonlySet<string> = new Set<PaymentStatusValue>([
   "succeeded",
   "succeeded_manually",

@@ -7,6 +7,8 @@ import type { Config } from "../../config.ts";
 
 /** One message, ready to send. */
 export interface OutgoingMail {
+  /** The sender, when not the configured one (a reply from the address the customer wrote to). */
+  from?: string;
   to: string;
   subject: string;
   text: string;

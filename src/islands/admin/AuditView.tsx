@@ -25,11 +25,36 @@ function shortId(id: string): string {
   return /^[0-9a-f]{8}-/.test(id) ? `#${id.slice(0, 8)}` : id;
 }
 
-function change(entry: AuditEntryDto): string {
-  const parts = [];
-  if (entry.before !== null) parts.push(`before ${JSON.stringify(entry.before)}`);
-  if (entry.after !== null) parts.push(`after ${JSON.stringify(entry.after)}`);
-  return parts.join("; ");
+function shown(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function fields(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : value === null
+    ? {}
+    : { value };
+}
+
+/** One line per field: "name: old → new" when it changed, "name: value" when added or removed. */
+function changeLines(entry: AuditEntryDto): string[] {
+  const before = fields(entry.before);
+  const after = fields(entry.after);
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].flatMap((key) => {
+    const [was, is] = [before[key], after[key]];
+    if (!(key in after)) return [`${key}: ${shown(was)}`];
+    if (!(key in before)) return [`${key}: ${shown(is)}`];
+    return shown(was) === shown(is) ? [] : [`${key}: ${shown(was)} → ${shown(is)}`];
+  });
+}
+
+function Change({ entry }: { entry: AuditEntryDto }) {
+  return (
+    <ul class="ap-change">
+      {changeLines(entry).map((line) => <li key={line}>{line}</li>)}
+    </ul>
+  );
 }
 
 function target(e: AuditEntryDto) {
@@ -51,7 +76,7 @@ function AuditCards({ entries }: { entries: AuditEntryDto[] }) {
           <p>
             <strong>{e.action}</strong> <span class="ap-wrap">{target(e)}</span>
           </p>
-          <p class="ap-change">{change(e)}</p>
+          <Change entry={e} />
         </li>
       ))}
     </ul>
@@ -110,7 +135,7 @@ export default function AuditView({ mobile }: AuditViewProps) {
         : mobile
         ? <AuditCards entries={data.entries} />
         : (
-          <div class="ag-scroll">
+          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Log entries">
             <table class="ag-table ap-audit">
               <thead>
                 <tr>
@@ -128,7 +153,9 @@ export default function AuditView({ mobile }: AuditViewProps) {
                     <td>{e.actorName || e.actorId || e.actorType}</td>
                     <td class="ap-nowrap">{e.action}</td>
                     <td class="ap-wrap">{target(e)}</td>
-                    <td class="ap-change">{change(e)}</td>
+                    <td>
+                      <Change entry={e} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -31,6 +31,9 @@ function Chart({ title, svg }: { title: string; svg: string }) {
       {/* Markup drawn by our server from numbers only, every label escaped (dashboard-charts.ts). */}
       <div
         class="db-chart-body"
+        tabIndex={0}
+        role="region"
+        aria-label={title}
         // On a phone the chart scrolls sideways: show the latest days and hours first.
         ref={(el) => {
           if (el) el.scrollLeft = el.scrollWidth;
@@ -116,7 +119,12 @@ export default function DashboardView(_props: DashboardViewProps) {
           <SupplierBalanceCards balances={data.supplierBalances} />
 
           <h3>Resellers</h3>
-          <div class="ag-scroll db-balances">
+          <div
+            class="ag-scroll db-balances"
+            tabIndex={0}
+            role="region"
+            aria-label="Account Balance"
+          >
             <table class="ag-table">
               <caption>Account Balance</caption>
               <thead>

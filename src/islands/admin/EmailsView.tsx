@@ -256,7 +256,7 @@ export default function EmailsView(_props: EmailsViewProps) {
             />
             {data === null ? (!failed && <p class="muted">Loading...</p>) : (
               <>
-                <div class="ag-scroll">
+                <div class="ag-scroll" tabIndex={0} role="region" aria-label="Emails">
                   <table class="ag-table em-table">
                     <thead>
                       <tr>

@@ -36,43 +36,45 @@ export default function GamesView({ go }: GamesViewProps) {
         <h2>Games</h2>
         <button type="button" class="btn" onClick={() => go("new-game")}>Create New Game</button>
       </div>
-      {games === null ? <p class="muted">Loading...</p> : (
-        <div class="ag-scroll">
-          <table class="ag-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Has Packages</th>
-                <th>Is Hidden</th>
-                <th>Is Out of Stock</th>
-                <th>Priority</th>
-              </tr>
-            </thead>
-            <tbody>
-              {games.map((game) => (
-                <tr
-                  key={game._id}
-                  class="ag-clickable"
-                  tabIndex={0}
-                  onClick={() => go("edit-game", game._id)}
-                  onKeyDown={(e) => e.key === "Enter" && go("edit-game", game._id)}
-                >
-                  <td>
-                    <span class="ag-name">
-                      <SupplierMark supplier={game.supplier} />
-                      {game.name}
-                    </span>
-                  </td>
-                  <td>{yesNo(game.hasPackages)}</td>
-                  <td>{yesNo(game.isHidden)}</td>
-                  <td>{yesNo(game.isOutOfStock)}</td>
-                  <td>{game.priority}</td>
+      {games === null
+        ? <p class="muted">Loading...</p>
+        : (
+          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Games">
+            <table class="ag-table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Has Packages</th>
+                  <th>Is Hidden</th>
+                  <th>Is Out of Stock</th>
+                  <th>Priority</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {games.map((game) => (
+                  <tr
+                    key={game._id}
+                    class="ag-clickable"
+                    tabIndex={0}
+                    onClick={() => go("edit-game", game._id)}
+                    onKeyDown={(e) => e.key === "Enter" && go("edit-game", game._id)}
+                  >
+                    <td>
+                      <span class="ag-name">
+                        <SupplierMark supplier={game.supplier} />
+                        {game.name}
+                      </span>
+                    </td>
+                    <td>{yesNo(game.hasPackages)}</td>
+                    <td>{yesNo(game.isHidden)}</td>
+                    <td>{yesNo(game.isOutOfStock)}</td>
+                    <td>{game.priority}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
     </section>
   );
 }

@@ -4,9 +4,10 @@ import { useEffect, useState } from "react";
 import { callApi } from "../lib/api.ts";
 import { signOut } from "../lib/sign-out.ts";
 import { errorText } from "./games/draft.ts";
+import { BankTransferForm } from "./settings/BankTransferForm.tsx";
+import { useSettingsSave } from "./settings/use-settings-save.tsx";
 import { RestrictedUsers } from "./settings/RestrictedUsers.tsx";
 import { AlertThresholds } from "./settings/AlertThresholds.tsx";
-import { useSettingsSave } from "./settings/use-save.ts";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
 import "../../styles/admin-people.css";
@@ -89,11 +90,7 @@ function MarkUpForm({ onSaved }: { onSaved: () => void }) {
         />
         <button type="submit" class="btn" disabled={busy}>Save</button>
       </div>
-      {message && (
-        <p class={message.ok ? "ap-ok" : "error"} role={message.ok ? "status" : "alert"}>
-          {message.text}
-        </p>
-      )}
+      {message}
     </form>
   );
 }
@@ -110,6 +107,7 @@ export default function SettingsView(_props: SettingsViewProps) {
         <ExchangeRateBox reload={reload} />
         <MarkUpForm onSaved={() => setReload(reload + 1)} />
       </div>
+      <BankTransferForm />
       <RestrictedUsers />
       <AlertThresholds />
     </section>

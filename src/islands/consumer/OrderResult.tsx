@@ -8,10 +8,13 @@ import {
   consumerStatusLabel,
   FINAL_STATUSES,
   resultTextsFor,
+  RETRYABLE_STATUSES,
 } from "../../shared/consumer-storefront.ts";
 import { callApi } from "../lib/api.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
 import { GemText } from "../lib/GemText.tsx";
+import { BankTransfer } from "./BankTransfer.tsx";
+import { TryAgain } from "./TryAgain.tsx";
 
 /** Spec §9: poll every 3 seconds, give up after 30. */
 const POLL_EVERY_MS = 3_000;
@@ -31,14 +34,16 @@ export interface OrderResultProps extends ContactLinks {
   onFailed: () => void;
 }
 
-/** GET /api/order/{id}/status (spec §7). */
-export async function fetchOrderStatus(orderId: string): Promise<string> {
-  const r = await callApi<{ status: string }>(
+/** GET /api/order/{id}/status (spec §7): the status, and a manual order's transfer account. */
+export async function fetchOrderStatus(orderId: string): Promise<OrderStatusAnswer> {
+  return await callApi<OrderStatusAnswer>(
     "GET",
     `/api/order/${encodeURIComponent(orderId)}/status`,
   );
-  return r.status;
 }
+
+/** The status call's answer. */
+export type OrderStatusAnswer = Pick<ConsumerOrderView, "status" | "bankTransfer">;
 
 /** The 'Back to Games' link (spec §2); `secondary` beside another button. */
 export function BackToGames({ secondary = false }: { secondary?: boolean }) {
@@ -47,6 +52,7 @@ export function BackToGames({ secondary = false }: { secondary?: boolean }) {
 
 export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: OrderResultProps) {
   const status = useSignal(order.status);
+  const bankTransfer = useSignal(order.bankTransfer);
   const polling = useSignal(!FINAL_STATUSES.includes(order.status));
 
   useEffect(() => {
@@ -55,7 +61,9 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
       try {
-        status.value = await fetchOrderStatus(order.orderID);
+        const answer = await fetchOrderStatus(order.orderID);
+        status.value = answer.status;
+        bankTransfer.value = answer.bankTransfer;
       } catch (error) {
         console.error(error);
         polling.value = false;
@@ -73,6 +81,7 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
   }, [order.orderID]);
 
   const texts = resultTextsFor(status.value);
+  const amount = dollarsToDollarString(order.amount);
   const rows: [string, string][] = [
     ["Order Number", order.orderID],
     ["Order Status", consumerStatusLabel(status.value)],
@@ -89,6 +98,14 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
         <p class="muted ct-checking" role="status">
           <span class="ct-spinner" aria-hidden="true" />Checking your order status...
         </p>
+      )}
+      {bankTransfer.value && (
+        <BankTransfer details={bankTransfer.value} orderId={order.orderID} amount={amount} />
+      )}
+      {RETRYABLE_STATUSES.includes(status.value) && (
+        <div class="ct-actions">
+          <TryAgain order={order} />
+        </div>
       )}
       <p class="ct-contact">
         <a class="btn-secondary" href={whatsappUrl} target="_blank" rel="noopener">WhatsApp</a>
@@ -109,9 +126,12 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
         </div>
         <div>
           <dt>Amount</dt>
-          <dd>{dollarsToDollarString(order.amount)}</dd>
+          <dd>{amount}</dd>
         </div>
       </dl>
+      <p class="ct-back">
+        <BackToGames secondary />
+      </p>
     </section>
   );
 }

@@ -11,6 +11,7 @@ import {
 } from "../../shared/consumer-storefront.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
 import { GemText } from "../lib/GemText.tsx";
+import { PaymentError } from "./PaymentError.tsx";
 
 /** Spec §2/§9: focus and scroll this long after review opens. */
 const FOCUS_DELAY_MS = 500;
@@ -20,10 +21,18 @@ export interface ReviewOrderProps {
   item: ConsumerItemDto;
   /** True while the payment call runs: Complete Payment shows loading and is disabled. */
   submitting: boolean;
-  /** True after a failed payment call: the spec's inline 'Payment Error' shows. */
-  paymentFailed: boolean;
+  /**
+   * After a failed payment call, the server's reason ("" when none): the spec's inline
+   * 'Payment Error' shows with the reason under it. Null before any failure.
+   */
+  paymentError: string | null;
   /** Called with billing details that passed every check. */
   onComplete: (billing: BillingDetails) => void;
+}
+
+/** The failed billing check's message, under the field it is about (one at a time, spec §5). */
+function FieldProblem({ message }: { message: string }) {
+  return <span id="billing-problem" class="error ct-field-error" role="alert">{message}</span>;
 }
 
 const FIELDS: { field: Exclude<BillingField, "paymentMethod">; label: string; type: string }[] = [
@@ -39,7 +48,7 @@ const METHODS = [
   { value: "manual", label: "Manual bank transfer (confirmed by our staff)" },
 ];
 
-export function ReviewOrder({ item, submitting, paymentFailed, onComplete }: ReviewOrderProps) {
+export function ReviewOrder({ item, submitting, paymentError, onComplete }: ReviewOrderProps) {
   const billing = useSignal<BillingDetails>({
     firstName: "",
     lastName: "",
@@ -48,7 +57,7 @@ export function ReviewOrder({ item, submitting, paymentFailed, onComplete }: Rev
     confirmEmail: "",
     paymentMethod: "",
   });
-  const problem = useSignal("");
+  const problem = useSignal<{ field: BillingField; message: string } | null>(null);
   const couponNote = useSignal(false);
   const section = useRef<HTMLElement>(null);
 
@@ -69,7 +78,7 @@ export function ReviewOrder({ item, submitting, paymentFailed, onComplete }: Rev
     e.preventDefault();
     if (submitting) return;
     const found = firstBillingProblem(billing.value);
-    problem.value = found?.message ?? "";
+    problem.value = found;
     if (found) {
       section.current?.querySelector<HTMLInputElement>(`[name=${found.field}]`)?.focus();
       return;
@@ -90,9 +99,12 @@ export function ReviewOrder({ item, submitting, paymentFailed, onComplete }: Rev
                 name={field}
                 type={type}
                 autoComplete={field === "confirmEmail" ? "off" : undefined}
+                aria-invalid={problem.value?.field === field}
+                aria-describedby={problem.value?.field === field ? "billing-problem" : undefined}
                 value={billing.value[field]}
                 onInput={(e) => set(field, e.currentTarget.value)}
               />
+              {problem.value?.field === field && <FieldProblem message={problem.value.message} />}
             </label>
           ))}
         </fieldset>
@@ -116,6 +128,7 @@ export function ReviewOrder({ item, submitting, paymentFailed, onComplete }: Rev
             <span>Total</span>
             <span>{dollarsToDollarString(item.price)}</span>
           </p>
+          <p class="muted ct-currency">Prices are in Singapore dollars (SGD).</p>
           <button type="button" class="ct-link" onClick={() => couponNote.value = true}>
             Have a coupon code?
           </button>
@@ -134,13 +147,11 @@ export function ReviewOrder({ item, submitting, paymentFailed, onComplete }: Rev
                 {m.label}
               </label>
             ))}
+            {problem.value?.field === "paymentMethod" && (
+              <FieldProblem message={problem.value.message} />
+            )}
           </fieldset>
-          {problem.value && <p class="error" role="alert">{problem.value}</p>}
-          {paymentFailed && (
-            <p class="error" role="alert">
-              <strong>Payment Error</strong> Failed to initiate payment, please try again.
-            </p>
-          )}
+          {paymentError !== null && <PaymentError reason={paymentError} />}
           <button type="submit" class="btn ct-pay" disabled={submitting} aria-busy={submitting}>
             {submitting && <span class="ct-spinner" aria-hidden="true" />}Complete Payment
           </button>

@@ -27,6 +27,10 @@ const STATUS_LABELS: Record<string, string> = {
   error: "Error",
   "pending-customer-payment": "Pending Payment",
   "payment-received-pending-disbursement": "Payment Received. Pending Processing",
+  cancelled: "Cancelled",
+  "payment-failed": "Payment Failed",
+  "payment-cancelled": "Payment Cancelled",
+  "payment-expired": "Payment Expired",
 };
 
 /** Spec §4 order statuses; any other status shows raw and counts as failed. */

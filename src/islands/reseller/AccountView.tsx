@@ -54,9 +54,12 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
   const [password, setPassword] = useState("");
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
+  // Spec §8's text, shown under the fields rather than in an alert (issue 27).
+  const [failure, setFailure] = useState("");
 
   const save = async () => {
     setSaving(true);
+    setFailure("");
     try {
       await callApi("POST", "/api/reseller/change_password", {
         id: resellerId,
@@ -68,7 +71,7 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
       setSaved(true);
     } catch (error) {
       console.error(error);
-      alert(`Fail to save settings, please try again. Error: ${errorMessage(error)}`);
+      setFailure(`Fail to save settings, please try again. Error: ${errorMessage(error)}`);
     } finally {
       setSaving(false);
     }
@@ -77,6 +80,7 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
   const edit = (set: (value: string) => void) => (e: Event) => {
     set((e.currentTarget as HTMLInputElement).value);
     setSaved(false);
+    setFailure("");
   };
 
   return (
@@ -105,6 +109,8 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
           type="password"
           placeholder="New password"
           autoComplete="new-password"
+          aria-invalid={failure !== ""}
+          aria-describedby={failure ? "rs-password-failure" : undefined}
           value={password}
           onInput={edit(setPassword)}
         />
@@ -112,6 +118,7 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
           {saving && <span class="rs-spinner" aria-hidden="true" />}Save
         </button>
       </div>
+      {failure && <p id="rs-password-failure" class="error" role="alert">{failure}</p>}
       {saved && (
         <div class="rs-banner rs-banner-good" role="status">Successfully changed password</div>
       )}

@@ -120,7 +120,7 @@ export function ApiKeys({ listPath, canCreate, canRevokeAll = false, version = 0
         : keys.value.length === 0
         ? <p class="muted">No API keys yet.</p>
         : (
-          <div class="rs-scroll">
+          <div class="rs-scroll" tabIndex={0} role="region" aria-label="Keys issued">
             <table class="rs-table">
               <thead>
                 <tr>

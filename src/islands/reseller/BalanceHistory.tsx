@@ -66,7 +66,7 @@ export function BalanceHistory(
       <h3>Account Balance History</h3>
       {entries === null ? <p class="muted" role="status">Loading...</p> : (
         <>
-          <div class="rs-scroll">
+          <div class="rs-scroll" tabIndex={0} role="region" aria-label="Balance changes">
             <table class="rs-table">
               <thead>
                 <tr>

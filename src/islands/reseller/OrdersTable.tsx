@@ -17,7 +17,7 @@ export interface OrdersTableProps {
 
 export function OrdersTable({ orders, refreshing, onRefresh }: OrdersTableProps) {
   return (
-    <div class="rs-scroll">
+    <div class="rs-scroll" tabIndex={0} role="region" aria-label="Orders">
       <table class="rs-table rs-orders-table">
         <thead>
           <tr>

@@ -74,7 +74,7 @@ function Deliveries({ version }: { version: number }) {
         : deliveries.value.length === 0
         ? <p class="muted">No deliveries yet.</p>
         : (
-          <div class="rs-scroll">
+          <div class="rs-scroll" tabIndex={0} role="region" aria-label="Webhook deliveries">
             <table class="rs-table wh-table">
               <thead>
                 <tr>

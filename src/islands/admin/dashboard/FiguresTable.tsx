@@ -26,7 +26,7 @@ export default function FiguresTable(
   { caption, captionHidden, nameHeading, rows }: FiguresTableProps,
 ) {
   return (
-    <div class="ag-scroll">
+    <div class="ag-scroll" tabIndex={0} role="region" aria-label={`${caption} (${nameHeading})`}>
       <table class="ag-table db-figures">
         <caption class={captionHidden ? "db-sr-only" : undefined}>{caption}</caption>
         <thead>

@@ -41,7 +41,7 @@ export function ItemsEditor({ items, allowDoubleRecharge, onChange }: ItemsEdito
           Optimise Sorting
         </button>
       </div>
-      <div class="ag-scroll">
+      <div class="ag-scroll" tabIndex={0} role="region" aria-label="Items">
         <table class="ag-table ag-items-table">
           <thead>
             <tr>

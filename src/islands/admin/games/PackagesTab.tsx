@@ -13,7 +13,7 @@ const yesNo = (value: boolean) => value ? "Yes" : "No";
 export function PackagesTab({ packages, onOpen }: PackagesTabProps) {
   if (packages.length === 0) return <p class="muted">This game has no packages.</p>;
   return (
-    <div class="ag-scroll">
+    <div class="ag-scroll" tabIndex={0} role="region" aria-label="Packages">
       <table class="ag-table">
         <thead>
           <tr>

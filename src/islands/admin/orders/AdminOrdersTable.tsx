@@ -29,7 +29,7 @@ export function AdminOrdersTable(
 ) {
   const resellers = buyerType === "reseller";
   return (
-    <div class="rs-scroll">
+    <div class="rs-scroll" tabIndex={0} role="region" aria-label="Orders">
       <table class="rs-table rs-orders-table ao-table">
         <thead>
           <tr>
@@ -98,7 +98,7 @@ export function AdminOrdersTable(
                   </span>
                 )}
               </td>
-              <td class="rs-nowrap">{formatDate(order.date)}</td>
+              <td class="ao-date">{formatDate(order.date)}</td>
               <td>{order.game}</td>
               <td>{order.package || "-"}</td>
               <td>
@@ -131,7 +131,7 @@ export function AdminOrdersTable(
                 : (
                   <>
                     <td>{order.consumer?.name}</td>
-                    <td>{order.consumer?.email}</td>
+                    <td class="ao-email">{order.consumer?.email}</td>
                     <td class="rs-nowrap">{order.consumer?.phone}</td>
                   </>
                 )}

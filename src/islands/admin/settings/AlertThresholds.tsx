@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import { callApi } from "../../lib/api.ts";
 import { errorText } from "../games/draft.ts";
-import { useSettingsSave } from "./use-save.ts";
+import { useSettingsSave } from "./use-settings-save.tsx";
 
 interface AlertSettings {
   moogoldMinBalance: number;
@@ -79,11 +79,7 @@ export function AlertThresholds() {
         ))}
       </div>
       <button type="submit" class="btn" disabled={busy || !values}>Save</button>
-      {message && (
-        <p class={message.ok ? "ap-ok" : "error"} role={message.ok ? "status" : "alert"}>
-          {message.text}
-        </p>
-      )}
+      {message}
     </form>
   );
 }

@@ -29,11 +29,13 @@ function sortRows(rows: RestrictedUserDto[], by: Column, asc: boolean): Restrict
   return asc ? sorted : sorted.reverse();
 }
 
-function AddForm({ onAdded }: { onAdded: () => void }) {
+/** `rows`: the list as loaded; a refusal's banner goes once it changes (its row deleted). */
+function AddForm({ onAdded, rows }: { onAdded: () => void; rows: RestrictedUserDto[] | null }) {
   const [userID, setUserID] = useState("");
   const [serverID, setServerID] = useState("");
   const [busy, setBusy] = useState(false);
   const [banner, setBanner] = useState("");
+  useEffect(() => setBanner(""), [rows]);
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -72,7 +74,10 @@ function AddForm({ onAdded }: { onAdded: () => void }) {
             inputMode="numeric"
             maxLength={32}
             value={userID}
-            onInput={(e) => setUserID(e.currentTarget.value)}
+            onInput={(e) => {
+              setUserID(e.currentTarget.value);
+              setBanner("");
+            }}
           />
         </div>
         <div>
@@ -83,7 +88,10 @@ function AddForm({ onAdded }: { onAdded: () => void }) {
             inputMode="numeric"
             maxLength={32}
             value={serverID}
-            onInput={(e) => setServerID(e.currentTarget.value)}
+            onInput={(e) => {
+              setServerID(e.currentTarget.value);
+              setBanner("");
+            }}
           />
         </div>
         <button type="submit" class="btn" disabled={busy}>Save</button>
@@ -143,60 +151,68 @@ export function RestrictedUsers() {
       </div>
       {adding && (
         <AddForm
+          rows={rows}
           onAdded={() => {
             setAdding(false);
             load();
           }}
         />
       )}
-      {rows === null ? <p class="muted">Loading...</p> : (
-        <div class="ag-scroll">
-          <table class="ag-table ap-restricted">
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th
-                    key={c.key}
-                    aria-sort={sort.by === c.key
-                      ? (sort.asc ? "ascending" : "descending")
-                      : undefined}
-                  >
-                    <button type="button" class="ap-sort" onClick={() => sortBy(c.key)}>
-                      {c.label}
-                      <span aria-hidden="true">
-                        {sort.by === c.key ? (sort.asc ? " ▲" : " ▼") : ""}
-                      </span>
-                    </button>
-                  </th>
-                ))}
-                <th class="ap-cell-action">
-                  <span class="ap-visually-hidden">Delete</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {visible.map((r) => (
-                <tr key={r._id}>
-                  <td>{r.userID}</td>
-                  <td>{r.serverID}</td>
-                  <td class="ap-nowrap">{formatDate(r.createdAt)}</td>
-                  <td>{r.createdBy}</td>
-                  <td class="ap-cell-action">
-                    <button
-                      type="button"
-                      class="ap-delete"
-                      aria-label={`Delete restricted user ${r.userID} (${r.serverID})`}
-                      onClick={() => setDeleting(r)}
+      {rows === null
+        ? <p class="muted">Loading...</p>
+        : (
+          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Restricted users">
+            <table class="ag-table ap-restricted">
+              <thead>
+                <tr>
+                  {COLUMNS.map((c) => (
+                    <th
+                      key={c.key}
+                      aria-sort={sort.by === c.key
+                        ? (sort.asc ? "ascending" : "descending")
+                        : undefined}
                     >
-                      Delete
-                    </button>
-                  </td>
+                      <button type="button" class="ap-sort" onClick={() => sortBy(c.key)}>
+                        {c.label}
+                        <span aria-hidden="true">
+                          {sort.by === c.key ? (sort.asc ? " ▲" : " ▼") : ""}
+                        </span>
+                      </button>
+                    </th>
+                  ))}
+                  <th class="ap-cell-action">
+                    <span class="ap-visually-hidden">Delete</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {visible.length === 0 && (
+                  <tr>
+                    <td colSpan={COLUMNS.length + 1} class="muted">No restricted users</td>
+                  </tr>
+                )}
+                {visible.map((r) => (
+                  <tr key={r._id}>
+                    <td>{r.userID}</td>
+                    <td>{r.serverID}</td>
+                    <td class="ap-nowrap">{formatDate(r.createdAt)}</td>
+                    <td>{r.createdBy}</td>
+                    <td class="ap-cell-action">
+                      <button
+                        type="button"
+                        class="ap-delete"
+                        aria-label={`Delete restricted user ${r.userID} (${r.serverID})`}
+                        onClick={() => setDeleting(r)}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       <Pagination page={shown} pageCount={pageCount} onPage={setPage} />
       {deleting && (
         <ConfirmDialog

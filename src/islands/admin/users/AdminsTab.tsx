@@ -182,7 +182,7 @@ export function AdminsTab({ mobile }: AdminsTabProps) {
     );
   }
   return (
-    <section aria-label="Admins">
+    <section>
       <div class="ag-heading">
         <h2>Admins</h2>
         <button type="button" class="btn" onClick={() => setScreen("new")}>
@@ -197,64 +197,66 @@ export function AdminsTab({ mobile }: AdminsTabProps) {
         value={search}
         onInput={(e) => setSearch(e.currentTarget.value)}
       />
-      {admins === null ? <p class="muted">Loading...</p> : (
-        <div class="ag-scroll">
-          <table class={mobile ? "ag-table ap-compact" : "ag-table"}>
-            <thead>
-              <tr>
-                <th>Name</th>
-                {!mobile && <th>Email</th>}
-                <th>Role</th>
-                <th class="ap-cell-action">
-                  <span class="ap-visually-hidden">Delete</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {admins.map((a) => (
-                <tr
-                  key={a._id}
-                  class="ag-clickable"
-                  tabIndex={0}
-                  onClick={() => setScreen(a)}
-                  onKeyDown={(e) => e.key === "Enter" && setScreen(a)}
-                >
-                  {mobile
-                    ? (
-                      // Narrow screens: the email under the name, so Role and Delete stay in view.
-                      <td class="ap-wrap ap-person">
-                        {a.name}
-                        <span class="muted">{a.email}</span>
-                      </td>
-                    )
-                    : (
-                      <>
-                        <td>{a.name}</td>
-                        <td class="ap-wrap">{a.email}</td>
-                      </>
-                    )}
-                  <td>{a.rank}</td>
-                  <td class="ap-cell-action">
-                    {me?._id !== a._id && (
-                      <button
-                        type="button"
-                        class="ap-delete"
-                        aria-label={`Delete admin ${a.name}`}
-                        onClick={(e) => {
-                          e.stopPropagation();
-                          setDeleting(a);
-                        }}
-                      >
-                        Delete
-                      </button>
-                    )}
-                  </td>
+      {admins === null
+        ? <p class="muted">Loading...</p>
+        : (
+          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Admins">
+            <table class={mobile ? "ag-table ap-compact" : "ag-table"}>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  {!mobile && <th>Email</th>}
+                  <th>Role</th>
+                  <th class="ap-cell-action">
+                    <span class="ap-visually-hidden">Delete</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {admins.map((a) => (
+                  <tr
+                    key={a._id}
+                    class="ag-clickable"
+                    tabIndex={0}
+                    onClick={() => setScreen(a)}
+                    onKeyDown={(e) => e.key === "Enter" && setScreen(a)}
+                  >
+                    {mobile
+                      ? (
+                        // Narrow screens: the email under the name, so Role and Delete stay in view.
+                        <td class="ap-wrap ap-person">
+                          {a.name}
+                          <span class="muted">{a.email}</span>
+                        </td>
+                      )
+                      : (
+                        <>
+                          <td>{a.name}</td>
+                          <td class="ap-wrap">{a.email}</td>
+                        </>
+                      )}
+                    <td>{a.rank}</td>
+                    <td class="ap-cell-action">
+                      {me?._id !== a._id && (
+                        <button
+                          type="button"
+                          class="ap-delete"
+                          aria-label={`Delete admin ${a.name}`}
+                          onClick={(e) => {
+                            e.stopPropagation();
+                            setDeleting(a);
+                          }}
+                        >
+                          Delete
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       {deleting && (
         <ConfirmDialog
           message={`Delete admin '${deleting.name}'?`}

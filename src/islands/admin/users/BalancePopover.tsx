@@ -15,6 +15,8 @@ export interface BalancePopoverProps {
   kind: "top_up" | "deduct";
   /** Called with the server's answer after a successful move. */
   onMoved: (result: BalanceMoveResult) => void;
+  /** Called as a move is sent: an earlier move's banner is no longer news. */
+  onSend: () => void;
 }
 
 const TEXTS = {
@@ -24,7 +26,9 @@ const TEXTS = {
 
 const POPOVER_WIDTH_PX = 224;
 
-export function BalancePopover({ resellerId, resellerName, kind, onMoved }: BalancePopoverProps) {
+export function BalancePopover(
+  { resellerId, resellerName, kind, onMoved, onSend }: BalancePopoverProps,
+) {
   const texts = TEXTS[kind];
   const [key, setKey] = useState<string | null>(null);
   const [amount, setAmount] = useState("");
@@ -65,6 +69,7 @@ export function BalancePopover({ resellerId, resellerName, kind, onMoved }: Bala
   const submit = async () => {
     if (!amount || busy || key === null) return;
     setBusy(true);
+    onSend();
     try {
       const result = await callApi<BalanceMoveResult>(
         "POST",

@@ -62,7 +62,7 @@ export function ConsumersTab() {
       />
       {data === null ? <p class="muted">Loading...</p> : (
         <>
-          <div class="ag-scroll">
+          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Consumers">
             <table class="ag-table">
               <thead>
                 <tr>

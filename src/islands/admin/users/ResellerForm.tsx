@@ -158,7 +158,7 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
         <span aria-current="page">{title}</span>
       </div>
       <form class="panel au-form" onSubmit={submit}>
-        <h3>Details</h3>
+        <h2>Details</h2>
         <div class="ag-grid">
           <label>
             Name
@@ -217,12 +217,14 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
                     resellerName={reseller.name}
                     kind="top_up"
                     onMoved={moved}
+                    onSend={() => setNotice("")}
                   />
                   <BalancePopover
                     resellerId={reseller._id}
                     resellerName={reseller.name}
                     kind="deduct"
                     onMoved={moved}
+                    onSend={() => setNotice("")}
                   />
                 </span>
               </div>
@@ -258,7 +260,7 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
           </label>
         </div>
 
-        <h3>Price Markup %</h3>
+        <h2>Price Markup %</h2>
         <div class="ag-three">
           {[
             ...REQUIRED_MARKUP_KEYS.map((key) => ({ key, label: key, required: true })),

@@ -84,56 +84,61 @@ export function ResellersTab({ onCreate, onEdit }: ResellersTabProps) {
         onInput={(e) => setSearch(e.currentTarget.value)}
       />
       {banner && <p class="au-banner" role="status">{banner}</p>}
-      {resellers === null ? <p class="muted">Loading...</p> : (
-        <div class="ag-scroll">
-          <table class="ag-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Balance</th>
-                <th>
-                  <span class="au-sr">Delete</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((r) => (
-                <tr
-                  key={r._id}
-                  class="ag-clickable"
-                  tabIndex={0}
-                  onClick={() => onEdit(r)}
-                  onKeyDown={(e) => e.key === "Enter" && e.target === e.currentTarget && onEdit(r)}
-                >
-                  <td>{r.name}</td>
-                  <td>{r.email}</td>
-                  <td>
-                    <span class="au-balance">
-                      <span class="au-amount">{dollarsToAmountString(r.balance)}</span>
-                      <BalancePopover
-                        resellerId={r._id}
-                        resellerName={r.name}
-                        kind="top_up"
-                        onMoved={(result) => moved(r, result)}
-                      />
-                      <BalancePopover
-                        resellerId={r._id}
-                        resellerName={r.name}
-                        kind="deduct"
-                        onMoved={(result) => moved(r, result)}
-                      />
-                    </span>
-                  </td>
-                  <td class="au-actions">
-                    <DeleteButton name={r.name} onClick={() => setDeleting(r)} />
-                  </td>
+      {resellers === null
+        ? <p class="muted">Loading...</p>
+        : (
+          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Resellers">
+            <table class="ag-table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Email</th>
+                  <th>Balance</th>
+                  <th>
+                    <span class="au-sr">Delete</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {shown.map((r) => (
+                  <tr
+                    key={r._id}
+                    class="ag-clickable"
+                    tabIndex={0}
+                    onClick={() => onEdit(r)}
+                    onKeyDown={(e) =>
+                      e.key === "Enter" && e.target === e.currentTarget && onEdit(r)}
+                  >
+                    <td>{r.name}</td>
+                    <td>{r.email}</td>
+                    <td>
+                      <span class="au-balance">
+                        <span class="au-amount">{dollarsToAmountString(r.balance)}</span>
+                        <BalancePopover
+                          resellerId={r._id}
+                          resellerName={r.name}
+                          kind="top_up"
+                          onMoved={(result) => moved(r, result)}
+                          onSend={() => setBanner("")}
+                        />
+                        <BalancePopover
+                          resellerId={r._id}
+                          resellerName={r.name}
+                          kind="deduct"
+                          onMoved={(result) => moved(r, result)}
+                          onSend={() => setBanner("")}
+                        />
+                      </span>
+                    </td>
+                    <td class="au-actions">
+                      <DeleteButton name={r.name} onClick={() => setDeleting(r)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       {deleting && (
         <ConfirmDialog
           message={`Delete reseller '${deleting.name}'?`}

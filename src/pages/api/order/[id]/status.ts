@@ -4,14 +4,15 @@ import { pollConsumerOrderStatus } from "../../../../domain/payments/consumer-pa
 import { siteUrlOf } from "../../../../server/http.ts";
 
 // Spec §7: GET /order/{id}/status -> { status }, polled every 3 s by the result page. Only the
-// status leaves: no names, emails or amounts, whoever holds the number.
+// status leaves (and, while a manual order awaits its transfer, the shop's own bank account): no
+// names, emails or amounts, whoever holds the number.
 export const GET: APIRoute = async ({ locals, params, url }) => {
   if (!params.id || params.id.length > 64) throw new NotFoundError("Order not found");
-  const status = await pollConsumerOrderStatus(
+  const answer = await pollConsumerOrderStatus(
     locals.app.db,
     locals.app.hitpay(),
     params.id,
     siteUrlOf(locals, url),
   );
-  return Response.json({ status });
+  return Response.json(answer);
 };

@@ -1,10 +1,13 @@
+// One Save of a Settings form: busy while it runs, then "Saved" or the failure in the spec's words
+// ('Fail to save settings', §8) with the server's reason, shown under the form.
 import { useState } from "react";
 import { errorText } from "../games/draft.ts";
 
-/** A settings form's save: busy while it runs, then 'Saved' or 'Fail to save settings. …'. */
 export function useSettingsSave() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  /** Runs `put`; it resolves once the server accepted the change. */
   const save = async (put: () => Promise<unknown>) => {
     setBusy(true);
     setMessage(null);
@@ -18,5 +21,11 @@ export function useSettingsSave() {
       setBusy(false);
     }
   };
-  return { busy, message, setMessage, save };
+
+  const shown = message && (
+    <p class={message.ok ? "ap-ok" : "error"} role={message.ok ? "status" : "alert"}>
+      {message.text}
+    </p>
+  );
+  return { busy, save, setMessage, message: shown };
 }
