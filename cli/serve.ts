@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Command, Option } from "commander";
 import { dbOptionsOf, getConfig } from "../src/config.ts";
-import { closeDb, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
+import { closeDb, type Db, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { ensureFirstAdmin } from "../src/domain/auth/bootstrap.ts";
 import { buildApp, buildIsStale } from "./build.ts";
 import {
@@ -15,14 +15,23 @@ import {
 import { seedDemoCatalogue } from "../src/domain/catalogue/demo-catalogue.ts";
 import { seedDemoInbox } from "../src/domain/mail/demo-inbox.ts";
 import { getSuppliers, internalBaseUrl } from "../src/integrations/suppliers.ts";
-import { createJobRunner } from "../src/domain/jobs.ts";
+import { createJobRunner, readJobQueue } from "../src/domain/jobs.ts";
+import { checkReadiness } from "../src/domain/operations/readiness.ts";
+import {
+  PROCESS_NAME,
+  requestIdFrom,
+  type RequestScope,
+  runInScope,
+} from "../src/observability/context.ts";
+import { logger } from "../src/observability/log.ts";
+import { observeRequest, renderMetrics, setJobQueue } from "../src/observability/metrics.ts";
+import { timingSafeEqual } from "node:crypto";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
 import { getSecretBox } from "../src/domain/auth/app-secret.ts";
 import { webhookJobHandlers } from "../src/domain/resellers/webhooks.ts";
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping.ts";
-import { hostname } from "node:os";
 import { createStaticFiles } from "../src/server/static-files.ts";
 import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
 import { createApiRouter } from "../src/api-router.ts";
@@ -128,23 +137,46 @@ async function listen(
     () => consumerCatalogueVersion(db),
     { versionMaxAgeMs: 1000, localWrites: consumerCatalogueWritesHere },
   );
+  let stopping = false;
+  const operations = operationsRoutes(db, () => stopping);
   const server = createServer((req, res) => {
+    // Every request gets an id (a sane incoming X-Request-Id is kept), answered in X-Request-Id
+    // and stamped on every log line it causes, the jobs it queues included; its route pattern
+    // is noted by whatever serves it (static, the simulators, the /api router, Astro).
+    const started = performance.now();
+    const path = (req.url ?? "/").split("?")[0];
+    const scope: RequestScope = { requestId: requestIdFrom(req.headers["x-request-id"]) };
+    res.setHeader("x-request-id", scope.requestId);
+    // While a stop drains, answers close their connection: keep-alive clients reconnect elsewhere.
+    if (stopping) res.setHeader("connection", "close");
+    res.once("close", () => finishRequest(req, res, path, scope, started));
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));
-    if (refuseBadTarget(req, res)) return;
-    if (simulated && answerInvariants(req, res, db, simulatorsAt ?? internalBaseUrl())) return;
-    if (simulators.handle(req, res) || staticFiles.handle(req, res)) return;
-    (async () => {
-      const body = await readBodyWithinLimits(req, res, limits);
-      if (!body) return;
-      if (await pageCache.handle(req, res, handler)) return;
-      if (apiRouter && await apiRouter.handle(req, res, body)) return;
-      // The adapter reads a body given here instead of the (now consumed) stream.
-      Object.assign(req, { body });
-      handler(req, res);
-    })().catch((error) => {
-      console.error(`serve: ${error instanceof Error ? error.stack : error}`);
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
+    runInScope(scope, () => {
+      if (operations.handle(req, res, path, scope)) return;
+      if (refuseBadTarget(req, res)) return;
+      if (path.startsWith("/__sim/")) scope.route = "/__sim";
+      if (simulated && answerInvariants(req, res, db, simulatorsAt ?? internalBaseUrl())) return;
+      if (simulators.handle(req, res)) return;
+      if (staticFiles.handle(req, res)) {
+        scope.route = "static";
+        return;
+      }
+      (async () => {
+        const body = await readBodyWithinLimits(req, res, limits);
+        if (!body) return;
+        if (await pageCache.handle(req, res, handler)) {
+          scope.route ??= path;
+          return;
+        }
+        if (apiRouter && await apiRouter.handle(req, res, body)) return;
+        // The adapter reads a body given here instead of the (now consumed) stream.
+        Object.assign(req, { body });
+        handler(req, res);
+      })().catch((error) => {
+        logger().error({ msg: "serve", err: error });
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
     });
   });
   guardConnections(server, limits);
@@ -169,13 +201,15 @@ async function listen(
       mode: config.mode,
     }),
   };
-  const runner = createJobRunner(db, handlers, { worker: `${hostname()}:${Deno.pid}` });
+  const runner = createJobRunner(db, handlers, { worker: PROCESS_NAME });
   if (config.runJobs) runner.start();
   // Expired sessions and old bookkeeping go hourly; every instance may do it, deletes are idempotent.
   // The orders table's statistics are refreshed at start and hourly (PGlite has no autovacuum).
   const keepHouse = (purge: boolean) => {
-    if (purge) purgeExpired(db).catch((error) => console.error(`housekeeping: ${error}`));
-    refreshOrderStatistics(db).catch((error) => console.error(`statistics: ${error}`));
+    if (purge) {
+      purgeExpired(db).catch((error) => logger().error({ msg: "housekeeping", err: error }));
+    }
+    refreshOrderStatistics(db).catch((error) => logger().error({ msg: "statistics", err: error }));
   };
   keepHouse(false);
   const housekeeping = setInterval(() => keepHouse(true), 3600_000);
@@ -183,12 +217,111 @@ async function listen(
     url,
     server,
     close: async () => {
+      // Drain: /readyz answers 503 first, for drainSeconds, so a load balancer stops sending;
+      // then no new connection is taken and the requests in flight finish (idle kept-alive
+      // connections are closed now, busy ones after their answer), then the job runner stops.
+      stopping = true;
+      if (config.drainSeconds > 0) {
+        logger().info({ msg: "draining", seconds: config.drainSeconds });
+        await new Promise((ok) => setTimeout(ok, config.drainSeconds * 1000));
+      }
       clearInterval(housekeeping);
-      await runner.stop();
       await new Promise<void>((ok) => {
-        server.closeAllConnections();
         server.close(() => ok());
+        server.closeIdleConnections();
       });
+      await runner.stop();
+    },
+  };
+}
+
+/** The request's one log line and its metrics, when its answer ends (or the client leaves). */
+function finishRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  scope: RequestScope,
+  started: number,
+): void {
+  const seconds = (performance.now() - started) / 1000;
+  const route = scope.route ?? "unmatched";
+  const method = req.method ?? "GET";
+  observeRequest(route, method, res.statusCode, seconds);
+  // A load balancer's probes would drown the log: they are counted, not logged.
+  if (route === "/healthz" || route === "/readyz") return;
+  // The path without its query (which may carry a payment reference or a search), never headers.
+  logger().info({
+    msg: "request",
+    method,
+    route,
+    path,
+    status: res.statusCode,
+    ms: Math.round(seconds * 1000),
+    ...(res.writableFinished ? {} : { aborted: true }),
+  });
+}
+
+/**
+ * GET /healthz (the process answers), /readyz (checkReadiness: 200, or 503 naming the failing
+ * part) and /metrics (Prometheus text; with METRICS_TOKEN only for its bearer, without it open in
+ * demo mode and absent in production): answered before any session, body or page framework.
+ */
+function operationsRoutes(db: Db, stopping: () => boolean) {
+  const config = getConfig();
+  const token = config.metricsToken
+    ? new TextEncoder().encode(`Bearer ${config.metricsToken}`)
+    : undefined;
+  const authorized = (header: string | undefined) => {
+    if (!token) return config.mode !== "production";
+    const given = new TextEncoder().encode(header ?? "");
+    return given.length === token.length && timingSafeEqual(given, token);
+  };
+  const send = (res: ServerResponse, status: number, type: string, body: string) => {
+    res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+    res.end(body);
+  };
+  const answers: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+    "/healthz": (_req, res) => {
+      send(res, 200, "text/plain; charset=utf-8", "ok\n");
+      return Promise.resolve();
+    },
+    "/readyz": async (_req, res) => {
+      const readiness = await checkReadiness(db, { runJobs: config.runJobs, stopping: stopping() });
+      send(res, readiness.ready ? 200 : 503, "application/json", JSON.stringify(readiness));
+    },
+    "/metrics": async (req, res) => {
+      if (!authorized(req.headers.authorization)) {
+        if (!token) return send(res, 404, "text/plain; charset=utf-8", "Not found\n");
+        res.setHeader("www-authenticate", 'Bearer realm="metrics"');
+        return send(res, 401, "text/plain; charset=utf-8", "Unauthorized\n");
+      }
+      // The queue is read from the database at scrape time; without it, its gauges are left out.
+      try {
+        setJobQueue(await readJobQueue(db));
+      } catch (error) {
+        setJobQueue([]);
+        logger().warn({ msg: "metrics: job queue unreadable", err: error });
+      }
+      const { text, contentType } = await renderMetrics();
+      send(res, 200, contentType, text);
+    },
+  };
+  return {
+    /** Answers an operations route and returns true; false for any other path. */
+    handle(req: IncomingMessage, res: ServerResponse, path: string, scope: RequestScope) {
+      const answer = answers[path];
+      if (!answer) return false;
+      scope.route = path;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.setHeader("allow", "GET, HEAD");
+        send(res, 405, "text/plain; charset=utf-8", "Method not allowed\n");
+        return true;
+      }
+      answer(req, res).catch((error) => {
+        logger().error({ msg: path, err: error });
+        if (!res.headersSent) send(res, 500, "text/plain; charset=utf-8", "Internal error\n");
+      });
+      return true;
     },
   };
 }
@@ -322,16 +455,23 @@ export function registerServe(program: Command): void {
     });
 }
 
-/** How long a clean stop may take before the process exits anyway (a query that never ends). */
+/**
+ * How long a clean stop may take, after its drain, before the process exits anyway (a query that
+ * never ends).
+ */
 const STOP_GRACE_MS = 20_000;
 
 /** Stop cleanly on Ctrl-C or SIGTERM, so PGlite can flush and release its data folder. */
 function stopOnSignal(running: RunningServer): () => Promise<void> {
-  const stop = async () => {
+  let stopping: Promise<void> | undefined;
+  // A second signal during the drain changes nothing: the stop under way goes on.
+  const stop = () => stopping ??= stopOnce();
+  const stopOnce = async () => {
+    const grace = getConfig().drainSeconds * 1000 + STOP_GRACE_MS;
     const timer = setTimeout(() => {
-      console.error(`serve: not stopped cleanly within ${STOP_GRACE_MS / 1000} s; exiting`);
+      logger().error({ msg: `serve: not stopped cleanly within ${grace / 1000} s; exiting` });
       Deno.exit(1);
-    }, STOP_GRACE_MS);
+    }, grace);
     Deno.unrefTimer(timer);
     await running.close();
     await closeDb();

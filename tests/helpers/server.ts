@@ -7,6 +7,8 @@ export interface TestServer {
   stop(): Promise<void>;
   /** Kills the process with SIGKILL (no shutdown of any kind), as a crash would. */
   crash(): Promise<void>;
+  /** Waits for the process to end by itself (after a signal the test sent); its exit code. */
+  exited(): Promise<number>;
 }
 
 /**
@@ -77,6 +79,11 @@ export async function startTestServer(
       child.kill("SIGKILL");
       await child.status;
       await Promise.all(pumps);
+    },
+    async exited() {
+      const { code } = await child.status;
+      await Promise.all(pumps);
+      return code;
     },
   };
 }
