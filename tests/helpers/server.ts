@@ -66,14 +66,18 @@ export async function startTestServer(
     if (exited) throw new Error(`server exited:\n${output}`);
   }
   const url = output.match(/Serving on (http:\/\/\S+)/)![1];
+  let stopped: Promise<void> | undefined;
   return {
     url,
     pid: child.pid,
     output: () => output,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await Promise.all(pumps);
+    // Idempotent: a test may stop the server to read its whole output, and stop again in finally.
+    stop() {
+      return stopped ??= (async () => {
+        child.kill("SIGTERM");
+        await child.status;
+        await Promise.all(pumps);
+      })();
     },
     async crash() {
       child.kill("SIGKILL");
