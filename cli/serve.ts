@@ -187,6 +187,23 @@ async function listen(
       () => ok(),
     );
   });
+  // METRICS_PORT: this process's own port for the operations routes alone, so a scraper (or a
+  // probe) reaches each worker, not whichever one the kernel picks on the shared port.
+  const operationsServer = config.metricsPort === undefined ? undefined : createServer(
+    (req, res) => {
+      const path = (req.url ?? "/").split("?")[0];
+      if (!operations.handle(req, res, path, { requestId: requestIdFrom(undefined) })) {
+        send(res, 404, "text/plain; charset=utf-8", "Not found\n");
+      }
+    },
+  );
+  if (operationsServer) {
+    const index = Number(Deno.env.get(WORKER_INDEX) ?? 0);
+    await new Promise<void>((ok, fail) => {
+      operationsServer.once("error", fail);
+      operationsServer.listen({ port: config.metricsPort! + index, host: config.host }, () => ok());
+    });
+  }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = `http://${shownHost(config.host)}:${port}`;
@@ -230,6 +247,8 @@ async function listen(
         server.close(() => ok());
         server.closeIdleConnections();
       });
+      operationsServer?.closeAllConnections();
+      operationsServer?.close();
       await runner.stop();
     },
   };
@@ -261,6 +280,11 @@ function finishRequest(
   });
 }
 
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+  res.end(body);
+}
+
 /**
  * GET /healthz (the process answers), /readyz (checkReadiness: 200, or 503 naming the failing
  * part) and /metrics (Prometheus text; with METRICS_TOKEN only for its bearer, without it open in
@@ -275,10 +299,6 @@ function operationsRoutes(db: Db, stopping: () => boolean) {
     if (!token) return config.mode !== "production";
     const given = new TextEncoder().encode(header ?? "");
     return given.length === token.length && timingSafeEqual(given, token);
-  };
-  const send = (res: ServerResponse, status: number, type: string, body: string) => {
-    res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
-    res.end(body);
   };
   const answers: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
     "/healthz": (_req, res) => {
@@ -339,6 +359,8 @@ function freePort(host: string): number {
 }
 
 const WORKER_READY = "Worker ready: pid ";
+/** Which of the workers this one is (0 …): its METRICS_PORT is the first one's plus this. */
+const WORKER_INDEX = "TOPUP_WORKER_INDEX";
 /** Where a worker forwards /__sim/ requests: the simulators live once, in the supervisor. */
 const SIMULATORS_URL = "TOPUP_SIMULATORS_URL";
 
@@ -361,10 +383,14 @@ async function superviseWorkers(build: boolean): Promise<void> {
   if (simulators) log(`Simulators mounted: ${mounted.names.join(", ")}`);
   let stopping = false;
   const decoder = new TextDecoder();
-  const children = Array.from({ length: config.workers }, () => {
+  const children = Array.from({ length: config.workers }, (_, index) => {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "cli/main.ts", "serve", "--no-build", "--worker"],
-      env: { PORT: String(port), ...(simulators ? { [SIMULATORS_URL]: simulators.url } : {}) },
+      env: {
+        PORT: String(port),
+        [WORKER_INDEX]: String(index),
+        ...(simulators ? { [SIMULATORS_URL]: simulators.url } : {}),
+      },
       stdin: "piped",
       stdout: "piped",
       stderr: "inherit",

@@ -126,6 +126,8 @@ const EnvSchema = z.object({
   INBOUND_MAIL_SECRET: z.string().min(24, { error: "must be at least 24 characters" }).optional(),
   WHATSAPP_URL: url(["https://", "http://"]).optional(),
   TELEGRAM_URL: url(["https://", "http://"]).optional(),
+  METRICS_PORT: z.coerce.number({ error: "expected a port number" }).int().min(1).max(65535)
+    .optional(),
   METRICS_TOKEN: z.string().min(24, { error: "must be at least 24 characters" }).optional(),
   LOG_FORMAT: z.enum(["json", "pretty"], { error: "expected 'json' or 'pretty'" }).default("json"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], {
@@ -264,6 +266,12 @@ export interface Config {
    * production.
    */
   metricsToken?: string;
+  /**
+   * When set, each process also serves /metrics, /healthz and /readyz alone on its own port:
+   * METRICS_PORT for the first worker, + 1 for the next … (a scrape of the shared port reaches
+   * one worker at random).
+   */
+  metricsPort?: number;
   /**
    * On SIGTERM: how long /readyz answers 503 before the server stops taking new connections, so a
    * load balancer stops sending first (then in-flight requests finish).
@@ -521,6 +529,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       telegramUrl: e.TELEGRAM_URL ?? DEMO_DEFAULTS.telegramUrl,
     },
     metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
     drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
   };
 }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
-import { createTestDatabase } from "../helpers/backends.ts";
+import { createTestDatabase, testBackend } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { signInDemoReseller, simControl } from "../helpers/sessions.ts";
 import { pubgOrder } from "../helpers/orders.ts";
@@ -222,7 +222,7 @@ Deno.test({
 Deno.test({
   name:
     "[observability] /readyz answers 503 naming the database while PostgreSQL refuses this app, 200 once it is back",
-  ignore: Deno.env.get("TEST_BACKEND") === "pglite" || !Deno.env.get("TEST_DATABASE_URL"),
+  ignore: testBackend() !== "postgres",
   ...opts,
   async fn() {
     const tdb = await createTestDatabase();
@@ -256,6 +256,57 @@ Deno.test({
     } finally {
       await admin.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
       await admin.end();
+      await server.stop();
+      await tdb.drop();
+    }
+  },
+});
+
+/** A port p with p + 1 free too, for two workers' METRICS_PORT. */
+function twoFreePorts(): number {
+  for (;;) {
+    const first = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (first.addr as Deno.NetAddr).port;
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port: port + 1 }).close();
+      return port;
+    } catch {
+      // taken: try another
+    } finally {
+      first.close();
+    }
+  }
+}
+
+Deno.test({
+  name:
+    "[observability] with WORKERS=2 and METRICS_PORT each worker answers /metrics and /readyz for itself on its own port, labelled",
+  ignore: testBackend() !== "postgres",
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase();
+    const metricsPort = twoFreePorts();
+    const server = await startTestServer(tdb, {
+      WORKERS: "2",
+      METRICS_PORT: String(metricsPort),
+      METRICS_TOKEN,
+    });
+    try {
+      const workers = new Set<string>();
+      for (const port of [metricsPort, metricsPort + 1]) {
+        const base = `http://127.0.0.1:${port}`;
+        assert.equal((await readiness(base)).status, 200);
+        const families = await scrape(base);
+        const labels = samples(families, "topup_http_requests_total")
+          .map((s) => s.labels?.worker);
+        assert.equal(new Set(labels).size, 1, `one worker per port: ${labels}`);
+        workers.add(labels[0]!);
+        const other = await fetch(new URL("/api/current_user", base));
+        assert.equal(other.status, 404, "the operations port serves nothing else");
+        await other.body?.cancel();
+      }
+      assert.equal(workers.size, 2);
+    } finally {
       await server.stop();
       await tdb.drop();
     }

@@ -125,6 +125,22 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "/metrics is off without METRICS_TOKEN; /readyz skips the jobs this instance does not run",
+        async () => {
+          const metrics = await fetch(new URL("/metrics", server.url));
+          assert.equal(metrics.status, 404);
+          await metrics.body?.cancel();
+          const ready = await fetch(new URL("/readyz", server.url));
+          assert.equal(ready.status, 200);
+          assert.deepEqual((await ready.json()).checks.at(-1), {
+            name: "jobs",
+            ok: true,
+            detail: "not run here (RUN_JOBS=false)",
+          });
+        },
+      );
+
       await t.step("pages, the OpenAPI document and redirects never echo the Host", async () => {
         const paths = [
           "/",
