@@ -5,6 +5,9 @@ import { simControl } from "../tests/helpers/sessions.ts";
 import { createReseller } from "../src/domain/auth/users.ts";
 import { buildApp } from "../cli/build.ts";
 import { LeanClient } from "./lean-client.ts";
+import { type Migration, Migrator } from "kysely/migration";
+import type { Db } from "../src/db/client.ts";
+import { MIGRATIONS } from "../src/db/migrations/index.ts";
 
 /** User + system CPU time of a process in ms, from /proc (Linux, USER_HZ = 100). */
 export async function cpuMs(pid: number): Promise<number> {
@@ -74,6 +77,8 @@ export async function startBenchApp(
     "postgres://postgres@127.0.0.1:5432/test";
   Deno.env.set("TEST_DATABASE_URL", adminUrl);
   const tdb = await createTestDatabase("postgres");
+  // An older revision refuses a database that has migrations it does not know: take them back.
+  if (options.cwd) await withHandle(tdb, (db) => migrateToRevision(db, options.cwd!));
   const password = "bench-password";
   await withHandle(tdb, async (db) => {
     await Promise.all(Array.from({ length: resellers }, (_, i) =>
@@ -115,6 +120,20 @@ export async function startBenchApp(
     await stop();
     throw error;
   }
+}
+
+/** Runs down this checkout's migrations that the revision in `dir` does not have. */
+async function migrateToRevision(db: Db, dir: string): Promise<void> {
+  const theirs = (await import(`${dir}/src/db/migrations/index.ts`)) as {
+    MIGRATIONS: Record<string, Migration>;
+  };
+  const last = Object.keys(theirs.MIGRATIONS).sort().at(-1)!;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
+  });
+  const { error } = await migrator.migrateTo(last);
+  if (error) throw error;
 }
 
 /** A lean connection to the same server that sends the client's cookies with every request. */

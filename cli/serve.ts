@@ -32,6 +32,7 @@ import { getSecretBox } from "../src/domain/auth/app-secret.ts";
 import { webhookJobHandlers } from "../src/domain/resellers/webhooks.ts";
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping.ts";
+import { checkLedger } from "../src/domain/ledger/ledger.ts";
 import { createStaticFiles } from "../src/server/static-files.ts";
 import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
 import { createApiRouter } from "../src/api-router.ts";
@@ -222,11 +223,20 @@ async function listen(
   if (config.runJobs) runner.start();
   // Expired sessions and old bookkeeping go hourly; every instance may do it, deletes are idempotent.
   // The orders table's statistics are refreshed at start and hourly (PGlite has no autovacuum).
+  // The ledger is checked at start and hourly, for /metrics (topup_ledger_check_ok) and the log.
   const keepHouse = (purge: boolean) => {
     if (purge) {
       purgeExpired(db).catch((error) => logger().error({ msg: "housekeeping", err: error }));
     }
     refreshOrderStatistics(db).catch((error) => logger().error({ msg: "statistics", err: error }));
+    checkLedger(db).then(
+      (violations) => {
+        if (violations.length) {
+          logger().error({ msg: "ledger check", violations: violations.length });
+        }
+      },
+      (error) => logger().error({ msg: "ledger check", err: error }),
+    );
   };
   keepHouse(false);
   const housekeeping = setInterval(() => keepHouse(true), 3600_000);

@@ -170,6 +170,8 @@ Deno.test({
           s.labels?.endpoint === "elitedias_reseller_topup_api"
         );
         assert.ok(calls.length > 0 && calls.every((s) => s.labels?.vendor === "elitedias"));
+        // Checked at start (and hourly) by the server itself.
+        assert.deepEqual(samples(families, "topup_ledger_check_ok").map((s) => s.value), ["1"]);
         for (const name of ["topup_jobs_queued", "topup_jobs_oldest_age_seconds"]) {
           assert.ok(families.some((f) => f.name === name && f.type === "GAUGE"), name);
         }
