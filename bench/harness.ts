@@ -105,15 +105,26 @@ export async function startBenchApp(
     for (const supplier of ["elitedias", "moogold"] as const) {
       await simControl(server.url, supplier, "setBalance", [SUPPLIER_BALANCE]);
     }
-    const sessions = await Promise.all(Array.from({ length: clients }, async (_, i) => {
-      const c = new TestClient(server.url);
-      const r = await c.post("/api/login_reseller", {
-        username: `bench${i % resellers}@bench.example`,
-        password,
-      });
-      if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
-      return c;
-    }));
+    // In batches: sign-ins from one address count against it until they succeed (LOGIN_PER_IP,
+    // 30 in 15 minutes), so 50 at once would be throttled.
+    const sessions: TestClient[] = [];
+    for (let start = 0; start < clients; start += SIGN_IN_BATCH) {
+      const batch = Array.from(
+        { length: Math.min(SIGN_IN_BATCH, clients - start) },
+        (_, j) => start + j,
+      );
+      sessions.push(
+        ...await Promise.all(batch.map(async (i) => {
+          const c = new TestClient(server.url);
+          const r = await c.post("/api/login_reseller", {
+            username: `bench${i % resellers}@bench.example`,
+            password,
+          });
+          if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
+          return c;
+        })),
+      );
+    }
     lean = sessions.map((c) => leanClientOf(c));
     return { tdb, server, sessions, lean, stop };
   } catch (error) {
@@ -121,6 +132,8 @@ export async function startBenchApp(
     throw error;
   }
 }
+
+const SIGN_IN_BATCH = 10;
 
 /** Runs down this checkout's migrations that the revision in `dir` does not have. */
 async function migrateToRevision(db: Db, dir: string): Promise<void> {

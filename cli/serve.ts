@@ -310,6 +310,7 @@ function operationsRoutes(db: Db, stopping: () => boolean) {
     const given = new TextEncoder().encode(header ?? "");
     return given.length === token.length && timingSafeEqual(given, token);
   };
+  let wasReady: boolean | undefined;
   const answers: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
     "/healthz": (_req, res) => {
       send(res, 200, "text/plain; charset=utf-8", "ok\n");
@@ -317,7 +318,17 @@ function operationsRoutes(db: Db, stopping: () => boolean) {
     },
     "/readyz": async (_req, res) => {
       const readiness = await checkReadiness(db, { runJobs: config.runJobs, stopping: stopping() });
-      send(res, readiness.ready ? 200 : 503, "application/json", JSON.stringify(readiness));
+      // Each change is logged once, with its details (a probe every few seconds is not).
+      if (readiness.ready !== wasReady) {
+        wasReady = readiness.ready;
+        logger()[readiness.ready ? "info" : "warn"]({ msg: "readiness", ...readiness });
+      }
+      // Production names the failing part to anyone, and its details (a database's address or
+      // error) only to the log and the operations screen.
+      const shown = config.mode === "production"
+        ? { ...readiness, checks: readiness.checks.map(({ name, ok }) => ({ name, ok })) }
+        : readiness;
+      send(res, readiness.ready ? 200 : 503, "application/json", JSON.stringify(shown));
     },
     "/metrics": async (req, res) => {
       if (!authorized(req.headers.authorization)) {
