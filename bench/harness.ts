@@ -105,12 +105,14 @@ export async function startBenchApp(
     for (const supplier of ["elitedias", "moogold"] as const) {
       await simControl(server.url, supplier, "setBalance", [SUPPLIER_BALANCE]);
     }
-    // In batches: sign-ins from one address count against it until they succeed (LOGIN_PER_IP,
-    // 30 in 15 minutes), so 50 at once would be throttled.
+    // In batches of distinct accounts: sign-ins from one address count against it, and against
+    // the account from it, until they succeed (LOGIN_PER_IP: 30, LOGIN_PER_SOURCE: 5), so 50 at
+    // once, or a few of one account at once, would be throttled.
     const sessions: TestClient[] = [];
-    for (let start = 0; start < clients; start += SIGN_IN_BATCH) {
+    const batchSize = Math.min(SIGN_IN_BATCH, resellers);
+    for (let start = 0; start < clients; start += batchSize) {
       const batch = Array.from(
-        { length: Math.min(SIGN_IN_BATCH, clients - start) },
+        { length: Math.min(batchSize, clients - start) },
         (_, j) => start + j,
       );
       sessions.push(

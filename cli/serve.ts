@@ -245,24 +245,31 @@ async function listen(
     server,
     close: async () => {
       // Drain: /readyz answers 503 first, for drainSeconds, so a load balancer stops sending;
-      // then no new connection is taken and the requests in flight finish (idle kept-alive
-      // connections are closed now, busy ones after their answer), then the job runner stops.
+      // then no new connection is taken and the requests in flight finish (kept-alive
+      // connections are closed as soon as they are idle), then the job runner stops. A request
+      // still unanswered after IN_FLIGHT_GRACE_MS has its connection cut.
       stopping = true;
       if (config.drainSeconds > 0) {
         logger().info({ msg: "draining", seconds: config.drainSeconds });
         await new Promise((ok) => setTimeout(ok, config.drainSeconds * 1000));
       }
       clearInterval(housekeeping);
-      await new Promise<void>((ok) => {
-        server.close(() => ok());
-        server.closeIdleConnections();
-      });
+      const closed = new Promise<void>((ok) => server.close(() => ok()));
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const cut = setTimeout(() => server.closeAllConnections(), IN_FLIGHT_GRACE_MS);
+      await closed;
+      clearInterval(idle);
+      clearTimeout(cut);
       operationsServer?.closeAllConnections();
       operationsServer?.close();
       await runner.stop();
     },
   };
 }
+
+/** How long a stop waits for the requests in flight, after the drain, before cutting them. */
+const IN_FLIGHT_GRACE_MS = 10_000;
 
 /** The request's one log line and its metrics, when its answer ends (or the client leaves). */
 function finishRequest(
