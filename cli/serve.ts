@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Command, Option } from "commander";
 import { dbOptionsOf, getConfig } from "../src/config.ts";
-import { closeDb, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
+import { closeDb, type Db, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { ensureFirstAdmin } from "../src/domain/auth/bootstrap.ts";
 import { buildApp, buildIsStale } from "./build.ts";
 import {
@@ -15,7 +15,17 @@ import {
 import { seedDemoCatalogue } from "../src/domain/catalogue/demo-catalogue.ts";
 import { seedDemoInbox } from "../src/domain/mail/demo-inbox.ts";
 import { getSuppliers, internalBaseUrl } from "../src/integrations/suppliers.ts";
-import { createJobRunner } from "../src/domain/jobs.ts";
+import { createJobRunner, readJobQueue } from "../src/domain/jobs.ts";
+import { checkReadiness } from "../src/domain/operations/readiness.ts";
+import {
+  PROCESS_NAME,
+  requestIdFrom,
+  type RequestScope,
+  runInScope,
+} from "../src/observability/context.ts";
+import { logger } from "../src/observability/log.ts";
+import { observeRequest, renderMetrics, setJobQueue } from "../src/observability/metrics.ts";
+import { timingSafeEqual } from "node:crypto";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
 import { getSecretBox } from "../src/domain/auth/app-secret.ts";
@@ -23,7 +33,7 @@ import { webhookJobHandlers } from "../src/domain/resellers/webhooks.ts";
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping.ts";
 import { operationsJobHandlers, scheduleOperationsWatch } from "../src/domain/operations/watch.ts";
-import { hostname } from "node:os";
+import { checkLedger } from "../src/domain/ledger/ledger.ts";
 import { createStaticFiles } from "../src/server/static-files.ts";
 import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
 import { createApiRouter } from "../src/api-router.ts";
@@ -130,23 +140,46 @@ async function listen(
     () => consumerCatalogueVersion(db),
     { versionMaxAgeMs: 1000, localWrites: consumerCatalogueWritesHere },
   );
+  let stopping = false;
+  const operations = operationsRoutes(db, () => stopping);
   const server = createServer((req, res) => {
+    // Every request gets an id (a sane incoming X-Request-Id is kept), answered in X-Request-Id
+    // and stamped on every log line it causes, the jobs it queues included; its route pattern
+    // is noted by whatever serves it (static, the simulators, the /api router, Astro).
+    const started = performance.now();
+    const path = (req.url ?? "/").split("?")[0];
+    const scope: RequestScope = { requestId: requestIdFrom(req.headers["x-request-id"]) };
+    res.setHeader("x-request-id", scope.requestId);
+    // While a stop drains, answers close their connection: keep-alive clients reconnect elsewhere.
+    if (stopping) res.setHeader("connection", "close");
+    res.once("close", () => finishRequest(req, res, path, scope, started));
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));
-    if (refuseBadTarget(req, res)) return;
-    if (simulated && answerInvariants(req, res, db, simulatorsAt ?? internalBaseUrl())) return;
-    if (simulators.handle(req, res) || staticFiles.handle(req, res)) return;
-    (async () => {
-      const body = await readBodyWithinLimits(req, res, limits);
-      if (!body) return;
-      if (await pageCache.handle(req, res, handler)) return;
-      if (apiRouter && await apiRouter.handle(req, res, body)) return;
-      // The adapter reads a body given here instead of the (now consumed) stream.
-      Object.assign(req, { body });
-      handler(req, res);
-    })().catch((error) => {
-      console.error(`serve: ${error instanceof Error ? error.stack : error}`);
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
+    runInScope(scope, () => {
+      if (operations.handle(req, res, path, scope)) return;
+      if (refuseBadTarget(req, res)) return;
+      if (path.startsWith("/__sim/")) scope.route = "/__sim";
+      if (simulated && answerInvariants(req, res, db, simulatorsAt ?? internalBaseUrl())) return;
+      if (simulators.handle(req, res)) return;
+      if (staticFiles.handle(req, res)) {
+        scope.route = "static";
+        return;
+      }
+      (async () => {
+        const body = await readBodyWithinLimits(req, res, limits);
+        if (!body) return;
+        if (await pageCache.handle(req, res, handler)) {
+          scope.route ??= path;
+          return;
+        }
+        if (apiRouter && await apiRouter.handle(req, res, body)) return;
+        // The adapter reads a body given here instead of the (now consumed) stream.
+        Object.assign(req, { body });
+        handler(req, res);
+      })().catch((error) => {
+        logger().error({ msg: "serve", err: error });
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
     });
   });
   guardConnections(server, limits);
@@ -157,6 +190,23 @@ async function listen(
       () => ok(),
     );
   });
+  // METRICS_PORT: this process's own port for the operations routes alone, so a scraper (or a
+  // probe) reaches each worker, not whichever one the kernel picks on the shared port.
+  const operationsServer = config.metricsPort === undefined ? undefined : createServer(
+    (req, res) => {
+      const path = (req.url ?? "/").split("?")[0];
+      if (!operations.handle(req, res, path, { requestId: requestIdFrom(undefined) })) {
+        send(res, 404, "text/plain; charset=utf-8", "Not found\n");
+      }
+    },
+  );
+  if (operationsServer) {
+    const index = Number(Deno.env.get(WORKER_INDEX) ?? 0);
+    await new Promise<void>((ok, fail) => {
+      operationsServer.once("error", fail);
+      operationsServer.listen({ port: config.metricsPort! + index, host: config.host }, () => ok());
+    });
+  }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = `http://${shownHost(config.host)}:${port}`;
@@ -172,33 +222,166 @@ async function listen(
       mode: config.mode,
     }),
   };
-  const runner = createJobRunner(db, handlers, { worker: `${hostname()}:${Deno.pid}` });
+  const runner = createJobRunner(db, handlers, { worker: PROCESS_NAME });
   if (config.runJobs) runner.start();
   // Expired sessions and old bookkeeping go hourly; every instance may do it, deletes are idempotent.
   // The orders table's statistics are refreshed at start and hourly (PGlite has no autovacuum).
+  // The ledger is checked at start and hourly, for /metrics (topup_ledger_check_ok) and the log.
   const keepHouse = (purge: boolean) => {
-    if (purge) purgeExpired(db).catch((error) => console.error(`housekeeping: ${error}`));
-    refreshOrderStatistics(db).catch((error) => console.error(`statistics: ${error}`));
+    if (purge) {
+      purgeExpired(db).catch((error) => logger().error({ msg: "housekeeping", err: error }));
+    }
+    refreshOrderStatistics(db).catch((error) => logger().error({ msg: "statistics", err: error }));
+    checkLedger(db).then(
+      (violations) => {
+        if (violations.length) {
+          logger().error({ msg: "ledger check", violations: violations.length });
+        }
+      },
+      (error) => logger().error({ msg: "ledger check", err: error }),
+    );
   };
   keepHouse(false);
   const housekeeping = setInterval(() => keepHouse(true), 3600_000);
   // Supplier balances and alerts: a round now and every WATCH_INTERVAL_SECONDS, one queued at a
   // time whichever instance asks (src/domain/operations/watch.ts).
   const watch = () =>
-    scheduleOperationsWatch(db).catch((error) => console.error(`operations watch: ${error}`));
+    scheduleOperationsWatch(db).catch((error) =>
+      logger().error({ msg: "operations watch", err: error })
+    );
   watch();
   const watching = setInterval(watch, config.watchIntervalSeconds * 1000);
   return {
     url,
     server,
     close: async () => {
+      // Drain: /readyz answers 503 first, for drainSeconds, so a load balancer stops sending;
+      // then no new connection is taken and the requests in flight finish (kept-alive
+      // connections are closed as soon as they are idle), then the job runner stops. A request
+      // still unanswered after IN_FLIGHT_GRACE_MS has its connection cut.
+      stopping = true;
+      if (config.drainSeconds > 0) {
+        logger().info({ msg: "draining", seconds: config.drainSeconds });
+        await new Promise((ok) => setTimeout(ok, config.drainSeconds * 1000));
+      }
       clearInterval(housekeeping);
       clearInterval(watching);
+      const closed = new Promise<void>((ok) => server.close(() => ok()));
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const cut = setTimeout(() => server.closeAllConnections(), IN_FLIGHT_GRACE_MS);
+      await closed;
+      clearInterval(idle);
+      clearTimeout(cut);
+      operationsServer?.closeAllConnections();
+      operationsServer?.close();
       await runner.stop();
-      await new Promise<void>((ok) => {
-        server.closeAllConnections();
-        server.close(() => ok());
+    },
+  };
+}
+
+/** How long a stop waits for the requests in flight, after the drain, before cutting them. */
+const IN_FLIGHT_GRACE_MS = 10_000;
+
+/** The request's one log line and its metrics, when its answer ends (or the client leaves). */
+function finishRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  scope: RequestScope,
+  started: number,
+): void {
+  const seconds = (performance.now() - started) / 1000;
+  const route = scope.route ?? "unmatched";
+  const method = req.method ?? "GET";
+  observeRequest(route, method, res.statusCode, seconds);
+  // A load balancer's probes would drown the log: they are counted, not logged.
+  if (route === "/healthz" || route === "/readyz") return;
+  // The path without its query (which may carry a payment reference or a search), never headers.
+  logger().info({
+    msg: "request",
+    method,
+    route,
+    path,
+    status: res.statusCode,
+    ms: Math.round(seconds * 1000),
+    ...(res.writableFinished ? {} : { aborted: true }),
+  });
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+  res.end(body);
+}
+
+/**
+ * GET /healthz (the process answers), /readyz (checkReadiness: 200, or 503 naming the failing
+ * part) and /metrics (Prometheus text; with METRICS_TOKEN only for its bearer, without it open in
+ * demo mode and absent in production): answered before any session, body or page framework.
+ */
+function operationsRoutes(db: Db, stopping: () => boolean) {
+  const config = getConfig();
+  const token = config.metricsToken
+    ? new TextEncoder().encode(`Bearer ${config.metricsToken}`)
+    : undefined;
+  const authorized = (header: string | undefined) => {
+    if (!token) return config.mode !== "production";
+    const given = new TextEncoder().encode(header ?? "");
+    return given.length === token.length && timingSafeEqual(given, token);
+  };
+  let wasReady: boolean | undefined;
+  const answers: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+    "/healthz": (_req, res) => {
+      send(res, 200, "text/plain; charset=utf-8", "ok\n");
+      return Promise.resolve();
+    },
+    "/readyz": async (_req, res) => {
+      const readiness = await checkReadiness(db, { runJobs: config.runJobs, stopping: stopping() });
+      // Each change is logged once, with its details (a probe every few seconds is not).
+      if (readiness.ready !== wasReady) {
+        wasReady = readiness.ready;
+        logger()[readiness.ready ? "info" : "warn"]({ msg: "readiness", ...readiness });
+      }
+      // Production names the failing part to anyone, and its details (a database's address or
+      // error) only to the log and the operations screen.
+      const shown = config.mode === "production"
+        ? { ...readiness, checks: readiness.checks.map(({ name, ok }) => ({ name, ok })) }
+        : readiness;
+      send(res, readiness.ready ? 200 : 503, "application/json", JSON.stringify(shown));
+    },
+    "/metrics": async (req, res) => {
+      if (!authorized(req.headers.authorization)) {
+        if (!token) return send(res, 404, "text/plain; charset=utf-8", "Not found\n");
+        res.setHeader("www-authenticate", 'Bearer realm="metrics"');
+        return send(res, 401, "text/plain; charset=utf-8", "Unauthorized\n");
+      }
+      // The queue is read from the database at scrape time; without it, its gauges are left out.
+      try {
+        setJobQueue(await readJobQueue(db));
+      } catch (error) {
+        setJobQueue([]);
+        logger().warn({ msg: "metrics: job queue unreadable", err: error });
+      }
+      const { text, contentType } = await renderMetrics();
+      send(res, 200, contentType, text);
+    },
+  };
+  return {
+    /** Answers an operations route and returns true; false for any other path. */
+    handle(req: IncomingMessage, res: ServerResponse, path: string, scope: RequestScope) {
+      const answer = answers[path];
+      if (!answer) return false;
+      scope.route = path;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.setHeader("allow", "GET, HEAD");
+        send(res, 405, "text/plain; charset=utf-8", "Method not allowed\n");
+        return true;
+      }
+      answer(req, res).catch((error) => {
+        logger().error({ msg: path, err: error });
+        if (!res.headersSent) send(res, 500, "text/plain; charset=utf-8", "Internal error\n");
       });
+      return true;
     },
   };
 }
@@ -216,6 +399,8 @@ function freePort(host: string): number {
 }
 
 const WORKER_READY = "Worker ready: pid ";
+/** Which of the workers this one is (0 …): its METRICS_PORT is the first one's plus this. */
+const WORKER_INDEX = "TOPUP_WORKER_INDEX";
 /** Where a worker forwards /__sim/ requests: the simulators live once, in the supervisor. */
 const SIMULATORS_URL = "TOPUP_SIMULATORS_URL";
 
@@ -238,10 +423,14 @@ async function superviseWorkers(build: boolean): Promise<void> {
   if (simulators) log(`Simulators mounted: ${mounted.names.join(", ")}`);
   let stopping = false;
   const decoder = new TextDecoder();
-  const children = Array.from({ length: config.workers }, () => {
+  const children = Array.from({ length: config.workers }, (_, index) => {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "cli/main.ts", "serve", "--no-build", "--worker"],
-      env: { PORT: String(port), ...(simulators ? { [SIMULATORS_URL]: simulators.url } : {}) },
+      env: {
+        PORT: String(port),
+        [WORKER_INDEX]: String(index),
+        ...(simulators ? { [SIMULATORS_URL]: simulators.url } : {}),
+      },
       stdin: "piped",
       stdout: "piped",
       stderr: "inherit",
@@ -332,16 +521,23 @@ export function registerServe(program: Command): void {
     });
 }
 
-/** How long a clean stop may take before the process exits anyway (a query that never ends). */
+/**
+ * How long a clean stop may take, after its drain, before the process exits anyway (a query that
+ * never ends).
+ */
 const STOP_GRACE_MS = 20_000;
 
 /** Stop cleanly on Ctrl-C or SIGTERM, so PGlite can flush and release its data folder. */
 function stopOnSignal(running: RunningServer): () => Promise<void> {
-  const stop = async () => {
+  let stopping: Promise<void> | undefined;
+  // A second signal during the drain changes nothing: the stop under way goes on.
+  const stop = () => stopping ??= stopOnce();
+  const stopOnce = async () => {
+    const grace = getConfig().drainSeconds * 1000 + STOP_GRACE_MS;
     const timer = setTimeout(() => {
-      console.error(`serve: not stopped cleanly within ${STOP_GRACE_MS / 1000} s; exiting`);
+      logger().error({ msg: `serve: not stopped cleanly within ${grace / 1000} s; exiting` });
       Deno.exit(1);
-    }, STOP_GRACE_MS);
+    }, grace);
     Deno.unrefTimer(timer);
     await running.close();
     await closeDb();

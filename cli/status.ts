@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { ageText } from "../src/shared/age-text.ts";
 import { operationsStatus } from "../src/domain/operations/status.ts";
+import { checkReadiness } from "../src/domain/operations/readiness.ts";
 import type { OperationsStatusDto } from "../src/shared/operations-types.ts";
 import { withDb } from "./io.ts";
 
@@ -51,12 +52,15 @@ export function registerStatusCommand(program: Command): void {
   program
     .command("status")
     .description(
-      "Show the job queue per kind, Needs review, failed jobs, supplier balances and recent " +
-        "alerts (the admin console's Operations screen)",
+      "Show readiness (database, migrations), the job queue per kind, Needs review, failed jobs, " +
+        "supplier balances and recent alerts (the admin console's Operations screen)",
     )
     .option("--json", "print the same as JSON, for scripts")
     .action(async (opts: { json?: boolean }) => {
-      const status = await withDb((db) => operationsStatus(db));
+      // This process runs no job runner: its readiness is the database's and the migrations'.
+      const status = await withDb(async (db) =>
+        operationsStatus(db, { readiness: await checkReadiness(db, { runJobs: false }) })
+      );
       if (opts.json) console.log(JSON.stringify(status, null, 2));
       else for (const line of statusLines(status)) console.log(line);
     });

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { APIContext, APIRoute, MiddlewareHandler } from "astro";
 import { onRequest } from "./middleware.ts";
+import { logger } from "./observability/log.ts";
 
 /**
  * The lean path for /api (issue 10, point 2): the route modules under src/pages/api, dispatched
@@ -24,6 +25,8 @@ export interface ApiRouter {
 
 interface Route {
   pattern: RegExp;
+  /** As Astro names it: `/api/orders/[id]`. */
+  routePattern: string;
   names: string[];
   load: () => Promise<Record<string, unknown>>;
 }
@@ -63,6 +66,7 @@ function routeOf(file: string, dir: URL): Route & { rank: Rank } {
   let module: Promise<Record<string, unknown>> | undefined;
   return {
     pattern: new RegExp(`^${parts.join("")}$`),
+    routePattern: `/${segments.join("/")}`,
     names,
     rank,
     load: () => module ??= import(new URL(file, dir).href),
@@ -191,6 +195,7 @@ export function createApiRouter(
     path: string,
     handler: APIRoute,
     params: Record<string, string | undefined>,
+    routePattern: string,
   ) {
     const request = requestOf(req, body);
     const url = new URL(request.url);
@@ -202,6 +207,7 @@ export function createApiRouter(
       request,
       url,
       params,
+      routePattern,
       locals: {},
       cookies,
       clientAddress: req.socket.remoteAddress ?? "",
@@ -226,10 +232,10 @@ export function createApiRouter(
         if (!handler) return false;
         const params = Object.fromEntries(route.names.map((n, i) => [n, match[i + 1]]));
         try {
-          await serve(req, res, body, path, handler, params);
+          await serve(req, res, body, path, handler, params, route.routePattern);
         } catch (error) {
           // The middleware maps every error of a route; this is a failure of the plumbing itself.
-          console.error(`api: ${error instanceof Error ? error.stack : error}`);
+          logger().error({ msg: "api", err: error });
           if (!res.headersSent) res.writeHead(500);
           res.end();
         }

@@ -131,6 +131,15 @@ const EnvSchema = z.object({
   INBOUND_MAIL_SECRET: z.string().min(24, { error: "must be at least 24 characters" }).optional(),
   WHATSAPP_URL: url(["https://", "http://"]).optional(),
   TELEGRAM_URL: url(["https://", "http://"]).optional(),
+  METRICS_PORT: z.coerce.number({ error: "expected a port number" }).int().min(1).max(65535)
+    .optional(),
+  METRICS_TOKEN: z.string().min(24, { error: "must be at least 24 characters" }).optional(),
+  LOG_FORMAT: z.enum(["json", "pretty"], { error: "expected 'json' or 'pretty'" }).default("json"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], {
+    error: "expected debug, info, warn, error or silent",
+  }).default("info"),
+  DRAIN_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).min(0).max(300)
+    .optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -261,6 +270,22 @@ export interface Config {
   };
   /** Support links on the consumer pages. */
   contact: { whatsappUrl: string; telegramUrl: string };
+  /**
+   * GET /metrics: the bearer token it asks for; unset, it is open in demo mode and off (404) in
+   * production.
+   */
+  metricsToken?: string;
+  /**
+   * When set, each process also serves /metrics, /healthz and /readyz alone on its own port:
+   * METRICS_PORT for the first worker, + 1 for the next … (a scrape of the shared port reaches
+   * one worker at random).
+   */
+  metricsPort?: number;
+  /**
+   * On SIGTERM: how long /readyz answers 503 before the server stops taking new connections, so a
+   * load balancer stops sending first (then in-flight requests finish).
+   */
+  drainSeconds: number;
 }
 
 function describeIssues(
@@ -271,7 +296,7 @@ function describeIssues(
     const name = String(issue.path[0] ?? "environment");
     const got = env[name];
     // SMTP_URL may carry the mail account's password.
-    const shown = /SECRET|PASSWORD|KEY|SALT/.test(name) || name === "SMTP_URL"
+    const shown = /SECRET|PASSWORD|KEY|SALT|TOKEN/.test(name) || name === "SMTP_URL"
       ? ""
       : got === undefined
       ? ""
@@ -340,7 +365,7 @@ function productionProblems(e: ParsedEnv): string[] {
   }
   // A random key of 24+ characters has far more than 8 different ones; "xxxx…" or "0000…" is a
   // placeholder someone meant to replace.
-  for (const name of ["APP_SECRET", "INBOUND_MAIL_SECRET"] as const) {
+  for (const name of ["APP_SECRET", "INBOUND_MAIL_SECRET", "METRICS_TOKEN"] as const) {
     const value = e[name];
     if (value && new Set(value).size < 8) {
       problems.push(
@@ -519,6 +544,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       whatsappUrl: e.WHATSAPP_URL ?? DEMO_DEFAULTS.whatsappUrl,
       telegramUrl: e.TELEGRAM_URL ?? DEMO_DEFAULTS.telegramUrl,
     },
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
   };
 }
 

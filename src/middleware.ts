@@ -6,6 +6,7 @@ import { ForbiddenError } from "./domain/errors.ts";
 import { setSecurityHeaders } from "./server/security-headers.ts";
 import { pageGuardRedirect } from "./server/page-guards.ts";
 import { v1ErrorResponse, v1MethodNotAllowed } from "./server/reseller-api.ts";
+import { noteRoute } from "./observability/context.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -37,6 +38,8 @@ function assertSameOrigin(
 
 export const onRequest = defineMiddleware(async (context, next) => {
   const { request, url, locals, cookies } = context;
+  // The request's log line and metrics name its route pattern, never the path's values.
+  noteRoute(context.routePattern);
   const isApi = url.pathname.startsWith("/api/");
   // The reseller API authenticates by key only: no session is loaded, so a cookie never counts,
   // and without a cookie there is no cross-site request to refuse (issue 11).

@@ -246,6 +246,8 @@ export interface JobsTable {
   /** The job used its last attempt; it waits for an admin's retry (migration 0010). */
   failed_at: Date | null;
   created_at: CreatedAt;
+  /** The X-Request-Id of the request that queued it (migration 0015). */
+  request_id: string | null;
 }
 
 /** One create request sent to a supplier (migration 0010): written before it is sent. */

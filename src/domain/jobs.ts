@@ -1,12 +1,42 @@
+import type { Transaction } from "kysely";
 import type { Db } from "../db/client.ts";
+import type { Database } from "../db/schema.ts";
 import {
   claimDueJobs,
   completeJob,
+  enqueueJob,
   failAbandonedJobs,
   failJob,
+  jobQueueFigures,
   type JobRow,
   retryJob,
 } from "../db/repositories/jobs.ts";
+import { currentRequestId, runInScope } from "../observability/context.ts";
+import { logger } from "../observability/log.ts";
+import { countJobRun, type JobQueueFigures } from "../observability/metrics.ts";
+
+/**
+ * Queues a job in the caller's transaction, so it exists exactly when the data it acts on does;
+ * it carries the id of the request (or of the job) that queued it into its own log lines.
+ */
+export async function queueJob(
+  trx: Transaction<Database> | Db,
+  kind: string,
+  payload: Record<string, unknown>,
+  runAt?: Date,
+): Promise<void> {
+  await enqueueJob(trx, { kind, payload, runAt, requestId: currentRequestId() });
+}
+
+/** The job queue per kind, for GET /metrics (read at scrape time). */
+export async function readJobQueue(db: Db): Promise<JobQueueFigures[]> {
+  return (await jobQueueFigures(db)).map((row) => ({
+    kind: row.kind,
+    queued: Number(row.queued),
+    oldestAgeSeconds: Number(row.oldest_age_seconds),
+    failed: Number(row.failed),
+  }));
+}
 
 /** Runs one job; true when it is done, false when it should run again later. */
 export type JobHandler = (payload: Record<string, unknown>) => Promise<boolean>;
@@ -34,6 +64,23 @@ export interface JobRunner {
 }
 
 const KICK_KEY = Symbol.for("topup.jobs.kick");
+const RUNNER_KEY = Symbol.for("topup.jobs.runner");
+
+/** Whether this process's job runner is running and claiming, for /readyz. */
+export interface JobRunnerHealth {
+  alive(): boolean;
+}
+
+/** This process's started job runner, if one runs here (none under RUN_JOBS=false). */
+export function jobRunnerHere(): JobRunnerHealth | undefined {
+  return (globalThis as { [RUNNER_KEY]?: JobRunnerHealth })[RUNNER_KEY];
+}
+
+/**
+ * A lane with free slots claims at least every interval; one that has not for this long, while
+ * none of the lanes is full, has stopped.
+ */
+const STALLED_AFTER_MS = 30_000;
 
 type Kick = (...kinds: string[]) => void;
 
@@ -85,12 +132,13 @@ export function createJobRunner(
     /** Jobs of one kind running at once in this process. */
     concurrency?: number;
     leaseSeconds?: number;
+    /** Where problems go (tests); the process's logger when not given. */
     log?: (line: string) => void;
   },
 ): JobRunner {
   const interval = options.intervalMs ?? 1000;
   const concurrency = options.concurrency ?? 10;
-  const log = options.log ?? console.error;
+  const log = options.log ?? ((line: string) => logger().error(line));
   const lanes: Lane[] = Object.entries(handlers).map(([kind, handler]) => ({
     kind,
     handler: typeof handler === "function" ? handler : handler.run,
@@ -100,6 +148,7 @@ export function createJobRunner(
     again: false,
   }));
   let stopped = true;
+  let lastClaimAt = 0;
   let sweepTimer: ReturnType<typeof setInterval> | undefined;
   let sweeping: Promise<void> | undefined;
 
@@ -114,16 +163,41 @@ export function createJobRunner(
     await lane?.exhausted?.(job.payload, error);
   }
 
-  async function runJob(lane: Lane, job: JobRow): Promise<void> {
-    try {
-      if (await lane.handler(job.payload)) await completeJob(db, job.id);
-      else await release(lane, job, "uncertain outcome");
-    } catch (error) {
-      log(`job ${job.id} (${job.kind}) failed: ${error instanceof Error ? error.message : error}`);
-      await release(lane, job, String(error)).catch((e) =>
-        log(`job ${job.id} (${job.kind}): ${e instanceof Error ? e.message : e}`)
-      );
-    }
+  /**
+   * One attempt, in the scope of the request that queued the job (its id is on every line the job
+   * and its supplier calls write, and on the jobs it queues), ending in one log line.
+   */
+  function runJob(lane: Lane, job: JobRow): Promise<void> {
+    const scope = { requestId: job.request_id ?? `job-${job.id}` };
+    return runInScope(scope, async () => {
+      const started = performance.now();
+      let outcome: "done" | "retry" | "failed" = "done";
+      let error: string | undefined;
+      try {
+        if (await lane.handler(job.payload)) await completeJob(db, job.id);
+        else {
+          error = "uncertain outcome";
+          outcome = job.attempts < job.max_attempts ? "retry" : "failed";
+          await release(lane, job, error);
+        }
+      } catch (thrown) {
+        error = thrown instanceof Error ? thrown.message : String(thrown);
+        outcome = job.attempts < job.max_attempts ? "retry" : "failed";
+        await release(lane, job, String(thrown)).catch((e) =>
+          log(`job ${job.id} (${job.kind}): ${e instanceof Error ? e.message : e}`)
+        );
+      }
+      countJobRun(job.kind, outcome);
+      logger()[outcome === "done" ? "info" : "warn"]({
+        msg: "job",
+        job: job.id,
+        kind: job.kind,
+        attempt: job.attempts,
+        outcome,
+        ms: Math.round(performance.now() - started),
+        ...(error === undefined ? {} : { error }),
+      });
+    });
   }
 
   /** Gives up on the jobs whose last attempt's worker died, as if that attempt had failed. */
@@ -171,6 +245,7 @@ export function createJobRunner(
     }
     lane.claiming = true;
     lane.again = false;
+    lastClaimAt = Date.now();
     try {
       lane.claim = fill(lane);
       await lane.claim;
@@ -185,6 +260,13 @@ export function createJobRunner(
     else if (lane.running.size < concurrency) schedule(lane, interval);
   }
 
+  /** Started, not stopped, and claiming: a lane claimed lately, or one is full of running jobs. */
+  function alive(): boolean {
+    if (stopped) return false;
+    return Date.now() - lastClaimAt < STALLED_AFTER_MS ||
+      lanes.some((lane) => lane.running.size >= concurrency);
+  }
+
   const kick: Kick = (...kinds) => {
     for (const lane of lanes) {
       if (!kinds.length || kinds.includes(lane.kind)) schedule(lane, 0);
@@ -195,6 +277,7 @@ export function createJobRunner(
     start() {
       stopped = false;
       (globalThis as { [KICK_KEY]?: Kick })[KICK_KEY] = kick;
+      (globalThis as { [RUNNER_KEY]?: JobRunnerHealth })[RUNNER_KEY] = { alive };
       sweepTimer = setInterval(() => {
         sweeping ??= sweepAbandoned()
           .catch((e) => log(`job runner: ${e instanceof Error ? e.message : e}`))
@@ -204,6 +287,8 @@ export function createJobRunner(
     },
     async stop() {
       stopped = true;
+      const g = globalThis as { [RUNNER_KEY]?: JobRunnerHealth };
+      if (g[RUNNER_KEY]?.alive === alive) g[RUNNER_KEY] = undefined;
       clearInterval(sweepTimer);
       await sweeping;
       for (const lane of lanes) clearTimeout(lane.timer);

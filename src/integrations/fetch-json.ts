@@ -2,6 +2,8 @@
 // request that classifies every failure, and the readers of what comes back.
 
 import { z } from "zod";
+import { logger } from "../observability/log.ts";
+import { observeSupplierCall } from "../observability/metrics.ts";
 
 /** Why a supplier call did not produce a usable answer. */
 export type SupplierErrorKind = "timeout" | "network" | "http" | "supplier" | "malformed";
@@ -26,6 +28,21 @@ export interface RawJsonResponse {
   json: unknown;
 }
 
+/** Which outside call a request is, for its metrics and log line: `moogold`, `order/create_order`. */
+export interface CallName {
+  vendor: string;
+  endpoint: string;
+}
+
+/**
+ * How a request went, as the transport sees it: `answered` (a 2xx JSON answer, whatever the
+ * supplier says in it), `http_error` (a JSON answer with another status), or the failure's kind.
+ */
+function outcomeOf(result: SupplierResult<RawJsonResponse>): string {
+  if (!result.ok) return result.kind;
+  return result.value.status >= 200 && result.value.status <= 299 ? "answered" : "http_error";
+}
+
 /** Builds a failed result. */
 export function failWith(kind: SupplierErrorKind, message: string, code?: string): SupplierError {
   return code === undefined ? { ok: false, kind, message } : { ok: false, kind, message, code };
@@ -37,6 +54,29 @@ export function failWith(kind: SupplierErrorKind, message: string, code?: string
  * caller to read the supplier's own error shape.
  */
 export async function fetchJson(
+  url: string,
+  init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
+  timeoutMs: number,
+  call: CallName,
+): Promise<SupplierResult<RawJsonResponse>> {
+  const started = performance.now();
+  const result = await requestJson(url, init, timeoutMs);
+  const seconds = (performance.now() - started) / 1000;
+  const outcome = outcomeOf(result);
+  observeSupplierCall(call, outcome, seconds);
+  // The vendor, endpoint and outcome only: never the URL's query, the headers or the bodies.
+  logger().info({
+    msg: "supplier call",
+    vendor: call.vendor,
+    endpoint: call.endpoint,
+    outcome,
+    ...(result.ok ? { status: result.value.status } : { error: result.message }),
+    ms: Math.round(seconds * 1000),
+  });
+  return result;
+}
+
+async function requestJson(
   url: string,
   init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
   timeoutMs: number,
@@ -73,8 +113,9 @@ export function postJson(
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  call: CallName,
 ): Promise<SupplierResult<RawJsonResponse>> {
-  return fetchJson(url, { method: "POST", body, headers }, timeoutMs);
+  return fetchJson(url, { method: "POST", body, headers }, timeoutMs, call);
 }
 
 /**

@@ -15,6 +15,7 @@ import { isAdminRank, type PublicAdmin, type PublicReseller } from "../domain/au
 import { MAX_UPLOAD_BYTES } from "../domain/catalogue/uploads.ts";
 import { MAX_INBOUND_BYTES } from "../domain/mail/inbound.ts";
 import { v1ErrorResponse } from "./reseller-api.ts";
+import { logger } from "../observability/log.ts";
 
 export const SESSION_COOKIE = "topup_session";
 /** The browser's device cookie: the accounts that signed in on it (src/domain/auth/devices.ts). */
@@ -132,7 +133,7 @@ export function errorResponse(error: unknown): Response {
       headers,
     });
   }
-  console.error(error);
+  logger().error({ msg: "unexpected error", err: error });
   return Response.json({
     error: "Something went wrong on our side. Please try again.",
   }, {

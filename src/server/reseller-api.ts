@@ -17,6 +17,7 @@ import {
 } from "../domain/errors.ts";
 import { authenticateApiKey } from "../domain/resellers/api-keys.ts";
 import { API_KEY_REQUESTS, assertWithinRateLimit } from "../domain/auth/rate-limit.ts";
+import { logger } from "../observability/log.ts";
 
 export const V1_ERROR_CODES = [
   "invalid_request",
@@ -66,7 +67,7 @@ export function v1ErrorResponse(error: unknown): Response {
     if (error instanceof UnauthenticatedError) headers["WWW-Authenticate"] = "Bearer";
     return Response.json({ error: { code, message: error.message } }, { status, headers });
   }
-  console.error(error);
+  logger().error({ msg: "unexpected error", err: error });
   return Response.json({
     error: {
       code: "internal_error",

@@ -69,7 +69,7 @@ export interface AlertDto {
 export interface OperationsStatusDto {
   /** ISO time the view was made. */
   generatedAt: string;
-  /** The readiness probe's answer; null where it was not asked (wired by the health endpoints). */
+  /** The readiness probe's answer; null where the caller did not ask it. */
   readiness: ReadinessDto | null;
   jobs: JobQueueDto[];
   /** Jobs due over all kinds, the figure the backlog alert compares with its limit. */

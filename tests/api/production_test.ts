@@ -125,6 +125,25 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "/metrics is off without METRICS_TOKEN; /readyz names its parts without details",
+        async () => {
+          const metrics = await fetch(new URL("/metrics", server.url));
+          assert.equal(metrics.status, 404);
+          await metrics.body?.cancel();
+          const ready = await fetch(new URL("/readyz", server.url));
+          assert.equal(ready.status, 200);
+          assert.deepEqual(await ready.json(), {
+            ready: true,
+            checks: [
+              { name: "database", ok: true },
+              { name: "migrations", ok: true },
+              { name: "jobs", ok: true },
+            ],
+          });
+        },
+      );
+
       await t.step("pages, the OpenAPI document and redirects never echo the Host", async () => {
         const paths = [
           "/",

@@ -1,6 +1,15 @@
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { emptyFigures, openSimWorld, runSeed, type SimFigures } from "../helpers/simulation.ts";
+import {
+  emptyFigures,
+  linesWithSecrets,
+  openSimWorld,
+  runSeed,
+  type SimFigures,
+  simulationSecrets,
+} from "../helpers/simulation.ts";
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { SIM_SERVER_ENV, simulationSize } from "../helpers/simulation-size.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -14,14 +23,15 @@ const SEEDS_PER_DATABASE = Number(Deno.env.get("SIM_SEEDS_PER_DATABASE") ?? 300)
 
 Deno.test({
   name:
-    `[simulation] ${seeds} seeded schedules of ${steps} steps against the server and simulators: every invariant holds after every step`,
+    `[simulation] ${seeds} seeded schedules of ${steps} steps against the server and simulators: every invariant holds after every step, and no secret reaches the server's logs`,
   ...opts,
   async fn() {
     const totals = emptyFigures();
     for (let start = firstSeed; start < firstSeed + seeds; start += SEEDS_PER_DATABASE) {
       const end = Math.min(start + SEEDS_PER_DATABASE, firstSeed + seeds);
       const tdb = await createTestDatabase();
-      const server = await startTestServer(tdb, SIM_SERVER_ENV);
+      const appSecret = randomBytes(32).toString("hex");
+      const server = await startTestServer(tdb, { ...SIM_SERVER_ENV, APP_SECRET: appSecret });
       try {
         // One server, fresh resellers per seed: a schedule does not depend on the seeds before it.
         const world = await openSimWorld(server.url);
@@ -29,6 +39,11 @@ Deno.test({
         for (const key of Object.keys(totals) as (keyof SimFigures)[]) {
           totals[key] += world.figures[key];
         }
+        // Issue 24: the whole run's log, every request, job and supplier call, holds no secret.
+        await server.stop();
+        const secrets = simulationSecrets(world, { "APP_SECRET": appSecret });
+        assert.deepEqual(linesWithSecrets(server.output(), secrets), []);
+        assert.match(server.output(), /"msg":"job"/, "the log was captured");
       } finally {
         await server.stop();
         await tdb.drop();

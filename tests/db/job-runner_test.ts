@@ -165,8 +165,8 @@ Deno.test({
     const tdb = await createTestDatabase(backend);
     try {
       await withHandle(tdb, async (db) => {
-        await enqueueJob(db, "probe", { n: 1 });
-        await enqueueJob(db, "probe", { n: 2 });
+        await enqueueJob(db, { kind: "probe", payload: { n: 1 } });
+        await enqueueJob(db, { kind: "probe", payload: { n: 2 } });
         const finished: number[] = [];
         const runner = createJobRunner(db, {
           probe: async (payload) => {
@@ -213,8 +213,8 @@ Deno.test({
         // Not due when start() claims, so those claims find nothing however slow the machine;
         // due once they are over (they are sent at once, before this UPDATE).
         const later = new Date(Date.now() + 3_600_000);
-        await enqueueJob(db, "mail", {}, later);
-        await enqueueJob(db, "supplier", {}, later);
+        await enqueueJob(db, { kind: "mail", payload: {}, runAt: later });
+        await enqueueJob(db, { kind: "supplier", payload: {}, runAt: later });
         runner.start();
         try {
           await new Promise((ok) => setTimeout(ok, 1000));
@@ -286,10 +286,13 @@ Deno.test({
         const created = await orderId();
         const checked = await orderId();
         await db.deleteFrom("jobs").execute();
-        await enqueueJob(db, SUPPLIER_CREATE_JOB, { orderId: created });
-        await enqueueJob(db, SUPPLIER_STATUS_JOB, { orderId: checked });
-        await enqueueJob(db, SEND_MAIL_JOB, { to: "someone@test.example" });
-        await enqueueJob(db, WEBHOOK_DELIVER_JOB, { eventId: crypto.randomUUID(), retry: 0 });
+        await enqueueJob(db, { kind: SUPPLIER_CREATE_JOB, payload: { orderId: created } });
+        await enqueueJob(db, { kind: SUPPLIER_STATUS_JOB, payload: { orderId: checked } });
+        await enqueueJob(db, { kind: SEND_MAIL_JOB, payload: { to: "someone@test.example" } });
+        await enqueueJob(db, {
+          kind: WEBHOOK_DELIVER_JOB,
+          payload: { eventId: crypto.randomUUID(), retry: 0 },
+        });
         await db.updateTable("jobs").set({ max_attempts: 3 }).execute();
         const runner = createJobRunner(db, failing, { worker: "limits", log: () => {} });
         const runs: number[] = [];

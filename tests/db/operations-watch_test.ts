@@ -181,7 +181,7 @@ Deno.test({
       // Three jobs due (one over the limit of 2), and a mail job that failed two hours ago.
       await db.transaction().execute(async (trx) => {
         for (const to of ["a@x.example", "b@x.example", "c@x.example"]) {
-          await enqueueJob(trx, "test.noop", { to });
+          await enqueueJob(trx, { kind: "test.noop", payload: { to } });
         }
       });
       await db.insertInto("jobs").values({

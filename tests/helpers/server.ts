@@ -7,6 +7,8 @@ export interface TestServer {
   stop(): Promise<void>;
   /** Kills the process with SIGKILL (no shutdown of any kind), as a crash would. */
   crash(): Promise<void>;
+  /** Waits for the process to end by itself (after a signal the test sent); its exit code. */
+  exited(): Promise<number>;
 }
 
 /**
@@ -64,19 +66,28 @@ export async function startTestServer(
     if (exited) throw new Error(`server exited:\n${output}`);
   }
   const url = output.match(/Serving on (http:\/\/\S+)/)![1];
+  let stopped: Promise<void> | undefined;
   return {
     url,
     pid: child.pid,
     output: () => output,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await Promise.all(pumps);
+    // Idempotent: a test may stop the server to read its whole output, and stop again in finally.
+    stop() {
+      return stopped ??= (async () => {
+        child.kill("SIGTERM");
+        await child.status;
+        await Promise.all(pumps);
+      })();
     },
     async crash() {
       child.kill("SIGKILL");
       await child.status;
       await Promise.all(pumps);
+    },
+    async exited() {
+      const { code } = await child.status;
+      await Promise.all(pumps);
+      return code;
     },
   };
 }

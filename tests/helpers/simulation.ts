@@ -6,7 +6,14 @@
 // (GET /__sim/invariants, src/domain/ledger/invariants.ts) must hold and no answer may be a 5xx other than
 // an upstream's 502. A failure names its seed; `npm run sim -- --seed N` replays the same schedule.
 import { TestClient } from "./client.ts";
-import { signInDemoAdmin } from "./sessions.ts";
+import { signInAdmin } from "./sessions.ts";
+import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
+import {
+  DEMO_PASSWORDS,
+  HITPAY_SIMULATOR_CREDENTIALS,
+  SIMULATOR_CREDENTIALS,
+} from "../../src/config.ts";
+import { moogoldBasicAuth } from "../../src/integrations/moogold/wire.ts";
 import { paymentBody, signedWebhook } from "./consumer-payments.ts";
 import { createSeededRandom } from "../../src/integrations/simulator-kit.ts";
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
@@ -184,11 +191,17 @@ export interface SimWorld {
   client(headers?: Record<string, string>): TestClient;
   /** Resellers shared by the seeds, signed in once. */
   pool: SimReseller[];
+  /** The demo admin's authenticator secret, enrolled when the world opened. */
+  adminTotpSecret: string;
 }
 
 /** Signs the demo admin in on a fresh demo server and reads the catalogue the steps use. */
 export async function openSimWorld(base: string, others: string[] = []): Promise<SimWorld> {
-  const signedIn = await signInDemoAdmin(base);
+  const { client: signedIn, secret: adminTotpSecret } = await signInAdmin(
+    base,
+    DEMO_ADMIN.email,
+    DEMO_ADMIN.password,
+  );
   const instances = [base, ...others];
   const client = (headers: Record<string, string> = {}) => {
     const made = new TestClient(base, headers);
@@ -215,7 +228,51 @@ export async function openSimWorld(base: string, others: string[] = []): Promise
     figures: emptyFigures(),
     client,
     pool: [],
+    adminTotpSecret,
   };
+}
+
+/**
+ * Every secret a simulation's server saw, by name: the passwords, the admin's TOTP secret, the
+ * session tokens of the admin and the pool's resellers, the simulators' API keys, secret key and
+ * salt (and MooGold's Basic credentials built from them), and `extra` (the server's APP_SECRET).
+ */
+export function simulationSecrets(
+  world: SimWorld,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const sessions = [world.admin, ...world.pool.map((reseller) => reseller.client)]
+    .flatMap((client, i) =>
+      [...client.cookies.values()].map((token, j) => [`session token ${i}.${j}`, token])
+    );
+  const { moogold, elitedias } = SIMULATOR_CREDENTIALS;
+  return {
+    "admin password": DEMO_PASSWORDS.admin,
+    "reseller password": DEMO_PASSWORDS.reseller,
+    "simulated resellers' password": RESELLER_PASSWORD,
+    "admin TOTP secret": world.adminTotpSecret,
+    "MooGold secret key": moogold.secretKey,
+    "MooGold Basic credentials": moogoldBasicAuth(moogold.partnerId, moogold.secretKey)
+      .slice("Basic ".length),
+    "EliteDias API key": elitedias.apiKey,
+    "HitPay API key": HITPAY_SIMULATOR_CREDENTIALS.apiKey,
+    "HitPay salt": HITPAY_SIMULATOR_CREDENTIALS.salt,
+    ...Object.fromEntries(sessions),
+    ...extra,
+  };
+}
+
+/**
+ * The lines of a server's output that hold one of `secrets`, named (never quoted). The demo's
+ * start-up banner, which prints the published demo sign-ins on purpose, is not a log line.
+ */
+export function linesWithSecrets(output: string, secrets: Record<string, string>): string[] {
+  const banner = /^(Admin|Reseller) sign-in: /;
+  return output.split("\n").flatMap((line, n) =>
+    banner.test(line) ? [] : Object.entries(secrets)
+      .filter(([, value]) => value && line.includes(value))
+      .map(([name]) => `line ${n + 1} holds the ${name}`)
+  );
 }
 
 class SimFailure extends Error {}

@@ -16,6 +16,7 @@ import * as m0014 from "./0014_add_game_hidden_consumer.ts";
 import * as m0016 from "./0016_create_operations_watch.ts";
 import * as m0019 from "./0019_store_idempotent_answer_text.ts";
 import * as m0018 from "./0018_index_unpaid_consumer_orders.ts";
+import * as m0015 from "./0015_add_job_request_id.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0016_create_operations_watch": m0016,
   "0019_store_idempotent_answer_text": m0019,
   "0018_index_unpaid_consumer_orders": m0018,
+  "0015_add_job_request_id": m0015,
 };

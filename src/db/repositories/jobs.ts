@@ -8,21 +8,31 @@ export interface JobRow {
   payload: Record<string, unknown>;
   attempts: number;
   max_attempts: number;
+  /** The X-Request-Id of the request that queued it, if one did. */
+  request_id: string | null;
+}
+
+/** What a new job row is made of (`requestId`: the request that queues it, if any). */
+export interface NewJob {
+  kind: string;
+  payload: Record<string, unknown>;
+  runAt?: Date;
+  requestId?: string;
 }
 
 /** The row for a new job (also written inside the order placement statement). */
-export function jobValues(kind: string, payload: Record<string, unknown>, runAt = new Date()) {
-  return { kind, payload: JSON.stringify(payload), run_at: runAt };
+export function jobValues(job: NewJob) {
+  return {
+    kind: job.kind,
+    payload: JSON.stringify(job.payload),
+    run_at: job.runAt ?? new Date(),
+    request_id: job.requestId ?? null,
+  };
 }
 
 /** Queues a job in the caller's transaction, so it exists exactly when the data it acts on does. */
-export async function enqueueJob(
-  trx: Transaction<Database> | Db,
-  kind: string,
-  payload: Record<string, unknown>,
-  runAt: Date = new Date(),
-): Promise<void> {
-  await trx.insertInto("jobs").values(jobValues(kind, payload, runAt)).execute();
+export async function enqueueJob(trx: Transaction<Database> | Db, job: NewJob): Promise<void> {
+  await trx.insertInto("jobs").values(jobValues(job)).execute();
 }
 
 /**
@@ -48,7 +58,7 @@ export async function claimDueJobs(
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     )
-    RETURNING id, kind, payload, attempts, max_attempts`.execute(db);
+    RETURNING id, kind, payload, attempts, max_attempts, request_id`.execute(db);
   return rows.rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
@@ -83,7 +93,7 @@ export async function failAbandonedJobs(db: Db): Promise<JobRow[]> {
       last_error = coalesce(last_error, 'the worker running its last attempt stopped')
     WHERE done_at IS NULL AND failed_at IS NULL AND attempts >= max_attempts
       AND (locked_until IS NULL OR locked_until < now())
-    RETURNING id, kind, payload, attempts, max_attempts`.execute(db);
+    RETURNING id, kind, payload, attempts, max_attempts, request_id`.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
@@ -107,6 +117,7 @@ export async function listFailedJobs(
       "payload",
       "attempts",
       "max_attempts",
+      "request_id",
       "last_error",
       "failed_at",
       "created_at",
@@ -130,7 +141,7 @@ export async function retryFailedJob(
     .where("failed_at", "is not", null)
     .where("done_at", "is", null);
   if (exceptKinds.length) q = q.where("kind", "not in", exceptKinds);
-  const row = await q.returning(["id", "kind", "payload", "attempts", "max_attempts"])
+  const row = await q.returning(["id", "kind", "payload", "attempts", "max_attempts", "request_id"])
     .executeTakeFirst();
   return row && { ...row, id: Number(row.id) };
 }
@@ -141,4 +152,21 @@ export async function deleteJobsFinishedBefore(db: Db, days: number): Promise<nu
     .where("done_at", "<", sql<Date>`now() - make_interval(days => ${days})`)
     .executeTakeFirst();
   return Number(r.numDeletedRows);
+}
+
+/** Per kind: jobs not done nor failed, the age of the oldest due one (s), and the failed ones. */
+export async function jobQueueFigures(
+  db: Db,
+): Promise<{ kind: string; queued: number; oldest_age_seconds: number; failed: number }[]> {
+  const { rows } = await sql<
+    { kind: string; queued: number; oldest_age_seconds: number; failed: number }
+  >`
+    SELECT kind,
+      count(*) FILTER (WHERE failed_at IS NULL)::int AS queued,
+      coalesce(extract(epoch FROM now() - min(run_at)
+        FILTER (WHERE failed_at IS NULL AND run_at <= now())), 0)::float8 AS oldest_age_seconds,
+      count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed
+    FROM jobs WHERE done_at IS NULL
+    GROUP BY kind`.execute(db);
+  return rows;
 }

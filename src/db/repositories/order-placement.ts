@@ -1,7 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import type { Database, NewOrder } from "../schema.ts";
 import { balanceEntryInsert, conditionalDebit, type NewBalanceEntry } from "./ledger.ts";
-import { jobValues } from "./jobs.ts";
+import { jobValues, type NewJob } from "./jobs.ts";
 
 export interface IdempotencyClaim {
   scope: string;
@@ -67,14 +67,14 @@ export async function insertPlacedOrder(
   trx: Transaction<Database>,
   order: NewOrder,
   entry: NewBalanceEntry,
-  job: { kind: string; payload: Record<string, unknown> },
+  job: NewJob,
   response?: StoredResponse,
 ): Promise<void> {
   const inserts = trx
     .with("history", (qc) => balanceEntryInsert(qc, entry))
     .with(
       "job",
-      (qc) => qc.insertInto("jobs").values(jobValues(job.kind, job.payload)).returning("id"),
+      (qc) => qc.insertInto("jobs").values(jobValues(job)).returning("id"),
     );
   if (!response) {
     await inserts.insertInto("orders").values(order).executeTakeFirstOrThrow();

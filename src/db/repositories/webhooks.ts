@@ -55,8 +55,10 @@ export async function insertPendingResend(
   trx: Transaction<Database>,
   kind: string,
   eventId: string,
+  requestId?: string,
 ): Promise<boolean> {
-  const row = await trx.insertInto("jobs").values(jobValues(kind, { eventId, retry: -1 }))
+  const row = await trx.insertInto("jobs")
+    .values(jobValues({ kind, payload: { eventId, retry: -1 }, requestId }))
     .onConflict((oc) => oc.doNothing())
     .returning("id").executeTakeFirst();
   return row !== undefined;

@@ -126,6 +126,14 @@ async function checkHitPayKey(config: Config): Promise<LiveCheck> {
   }
 }
 
+/** Who may read GET /metrics (README, Operations). */
+function metricsAccess(config: Config): string {
+  if (config.metricsToken) return "GET /metrics with the bearer token METRICS_TOKEN";
+  return config.mode === "production"
+    ? "off (set METRICS_TOKEN to serve GET /metrics to a scraper holding it)"
+    : "GET /metrics open (demo mode, no METRICS_TOKEN)";
+}
+
 /**
  * Examines the configuration `env` describes for its mode: every problem that would stop the
  * server, and each outside service as simulated or live. With `live`, each live service gets one
@@ -158,6 +166,7 @@ export async function examineSetup(
       : `live at ${service.url}${service.note ? ` (${service.note})` : ""}`;
     lines.push(`  ${service.name}: ${where}`);
   }
+  lines.push(`  Metrics: ${metricsAccess(config)}`);
   if (!options.live) return { ok: true, lines };
   lines.push("Live checks (one read-only call each):");
   const checks = await Promise.all(

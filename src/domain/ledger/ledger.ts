@@ -14,6 +14,7 @@ import {
   listResellerBalances,
 } from "../../db/repositories/ledger.ts";
 import { inSnapshot } from "../../db/repositories/invariants.ts";
+import { setLedgerCheck } from "../../observability/metrics.ts";
 import {
   type ClaimAndDebit,
   claimKeyAndDebit,
@@ -111,7 +112,9 @@ export interface LedgerViolation {
  * previous row's new), and nothing is negative.
  */
 export async function checkLedger(db: Db): Promise<LedgerViolation[]> {
-  return await inSnapshot(db, ledgerViolations);
+  const violations = await inSnapshot(db, ledgerViolations);
+  setLedgerCheck(violations.length);
+  return violations;
 }
 
 async function ledgerViolations(db: Db): Promise<LedgerViolation[]> {

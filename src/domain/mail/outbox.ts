@@ -6,7 +6,7 @@ import type { Transaction } from "kysely";
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import type { Database } from "../../db/schema.ts";
-import { enqueueJob } from "../../db/repositories/jobs.ts";
+import { queueJob } from "../jobs.ts";
 import { insertSentEmail } from "../../db/repositories/emails.ts";
 import type { Mailer } from "../../integrations/mail/mailer.ts";
 import type { JobHandler } from "../jobs.ts";
@@ -33,7 +33,7 @@ const MailJobPayload = z.object({
 
 /** Queues `message` in the caller's transaction; the job runner sends it after commit. */
 export async function enqueueMail(trx: Transaction<Database>, message: MailMessage): Promise<void> {
-  await enqueueJob(trx, SEND_MAIL_JOB, { ...message, key: crypto.randomUUID() });
+  await queueJob(trx, SEND_MAIL_JOB, { ...message, key: crypto.randomUUID() });
 }
 
 /** The Message-ID of a queued message, on the sender's domain as mail filters expect. */

@@ -10,6 +10,7 @@ import {
   listHourlyBalanceReadings,
 } from "../../db/repositories/operations.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
+import { setSupplierBalance } from "../../observability/metrics.ts";
 import type { SupplierBalanceDto } from "../../shared/operations-types.ts";
 import { centsToDollars, decimalToNearestCents } from "../money.ts";
 import type { AlertSettings } from "./alert-settings.ts";
@@ -71,7 +72,9 @@ export async function readSupplierBalances(
     ),
   );
   for (const reading of readings) {
-    if (reading.ok) await insertBalanceReading(db, reading);
+    if (!reading.ok) continue;
+    await insertBalanceReading(db, reading);
+    setSupplierBalance(reading.vendor, centsToDollars(reading.balanceCents));
   }
   return readings;
 }

@@ -15,6 +15,7 @@ import { countOrders, type OrderFilter } from "../../db/repositories/orders.ts";
 /** Which orders an export holds. */
 export type { OrderFilter };
 import { centsMinusDecimalString, centsToDollars } from "../money.ts";
+import { logger } from "../../observability/log.ts";
 
 /** The file's name before the date; spec §9 only says "a fixed prefix". */
 export const ORDERS_EXPORT_PREFIX = "orders";
@@ -211,7 +212,7 @@ function workbookStream(write: (output: Writable) => Promise<number>): ReadableS
   write(output).catch((error) => {
     // Only a client that cancelled the download destroys `output` before this handler does.
     if (output.destroyed) return;
-    console.error("orders export failed", error);
+    logger().error({ msg: "orders export failed", err: error });
     output.destroy(error instanceof Error ? error : new Error(String(error)));
   });
   return Readable.toWeb(output) as ReadableStream<Uint8Array>;

@@ -8,7 +8,7 @@ import {
   transitionOrder,
 } from "../../db/repositories/orders.ts";
 import { findSupplierGameId } from "../../db/repositories/games.ts";
-import { enqueueJob } from "../../db/repositories/jobs.ts";
+import { queueJob } from "../jobs.ts";
 import {
   closeOpenSupplierAttempt,
   finishSupplierAttempt,
@@ -23,6 +23,7 @@ import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fu
 import { queueOrderEvents } from "../resellers/webhooks.ts";
 import { SUPPLIER_STATUS_JOB } from "./place.ts";
 import { sendOrderToReview } from "./review.ts";
+import { countOrderStep } from "./order-metrics.ts";
 
 /**
  * What one supplier call taught us about an order. `review`: only an operator can tell (the
@@ -212,6 +213,8 @@ export async function refundResellerOrderIn(
     last_error: reason.slice(0, 1000),
   });
   if (!order || !order.reseller_id) return false;
+  countOrderStep("failed", order);
+  countOrderStep("refunded", order);
   await refundOrderAmount(
     trx,
     { id: order.id, resellerId: order.reseller_id, amountCents: order.amount_cents },
@@ -236,7 +239,9 @@ export async function markResellerOrderSuccessfulIn(
     last_error: null,
     ...(supplierOrderId === undefined ? {} : { supplier_order_id: supplierOrderId }),
   });
-  if (order) await queueOrderEvents(trx, order, ["order.successful"]);
+  if (!order) return undefined;
+  countOrderStep("delivered", order);
+  await queueOrderEvents(trx, order, ["order.successful"]);
   return order;
 }
 
@@ -413,7 +418,7 @@ async function watchAtSupplier(
   siteUrl?: string,
 ): Promise<void> {
   if (!order?.supplier_order_id || !isOpenAtSupplier(order)) return;
-  await enqueueJob(
+  await queueJob(
     db,
     SUPPLIER_STATUS_JOB,
     { orderId: order.id, siteUrl },

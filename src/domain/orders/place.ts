@@ -24,6 +24,8 @@ import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
 import { debitForOrder } from "../ledger/ledger.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { presentResellerOrder } from "./present.ts";
+import { currentRequestId } from "../../observability/context.ts";
+import { countOrderStep } from "./order-metrics.ts";
 
 export const SUPPLIER_CREATE_JOB = "order.supplier_create";
 /** Asks the supplier about an accepted consumer order until it is delivered or failed. */
@@ -233,7 +235,8 @@ export async function placeResellerOrder(
   }
   const itemName = formatResellerItemName(item.nameReseller, game.game_currency);
 
-  return await ctx.db.transaction().execute(async (trx) => {
+  let placed = false;
+  const result = await ctx.db.transaction().execute(async (trx) => {
     const claim = idempotencyKey ? { scope, key: idempotencyKey, fingerprint } : undefined;
     const debit = await debitForOrder(trx, reseller.id, priceCents, claim);
     if (debit.kind === "replay") {
@@ -293,9 +296,12 @@ export async function placeResellerOrder(
         },
         actor: reseller.name,
       },
-      { kind: SUPPLIER_CREATE_JOB, payload: { orderId: id } },
+      { kind: SUPPLIER_CREATE_JOB, payload: { orderId: id }, requestId: currentRequestId() },
       idempotencyKey ? { scope, key: idempotencyKey, ...result } : undefined,
     );
+    placed = true;
     return result;
   });
+  if (placed) countOrderStep("placed", { buyer_type: "reseller", supplier: game.supplier });
+  return result;
 }

@@ -6,7 +6,7 @@
 
 import type { Db } from "../../db/client.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
-import { enqueueJob } from "../../db/repositories/jobs.ts";
+import { queueJob } from "../jobs.ts";
 import {
   clearOrderReview,
   findOrderById,
@@ -110,7 +110,7 @@ export async function resolveReview(db: Db, decision: ReviewDecision): Promise<O
       outcome = "refunded (operator)";
     } else {
       await clearOrderReview(trx, before.id);
-      await enqueueJob(trx, SUPPLIER_CREATE_JOB, { orderId: before.id, siteUrl: decision.siteUrl });
+      await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId: before.id, siteUrl: decision.siteUrl });
       outcome = "not at supplier (operator)";
     }
     await closeOpenSupplierAttempt(trx, before.id, outcome, `decided by ${by}`);

@@ -8,6 +8,7 @@ import type { Database, OrderRow } from "../../db/schema.ts";
 import { transitionOrder } from "../../db/repositories/orders.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "./consumer-states.ts";
+import { countOrderStep } from "../orders/order-metrics.ts";
 
 /**
  * A definitive supplier failure after payment: the order moves to error once, keeping the reason
@@ -18,10 +19,11 @@ export async function failConsumerOrder(
   orderId: string,
   reason: string,
 ): Promise<void> {
-  await transitionOrder(db, orderId, [PAYMENT_RECEIVED], {
+  const order = await transitionOrder(db, orderId, [PAYMENT_RECEIVED], {
     status: FAILED,
     last_error: reason.slice(0, 1000),
   });
+  if (order) countOrderStep("failed", order);
 }
 
 /**
@@ -52,6 +54,8 @@ export async function deliverConsumerOrderIn(
     last_error: null,
     ...(supplierOrderId === undefined ? {} : { supplier_order_id: supplierOrderId }),
   });
-  if (order) await enqueueConsumerReceipt(trx, "delivered", order, siteUrl);
+  if (!order) return undefined;
+  countOrderStep("delivered", order);
+  await enqueueConsumerReceipt(trx, "delivered", order, siteUrl);
   return order;
 }

@@ -7,7 +7,7 @@ import { auditActor, type OperatorActor } from "../actor.ts";
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
-import { enqueueJob } from "../../db/repositories/jobs.ts";
+import { queueJob } from "../jobs.ts";
 import {
   findOrderById,
   listConsumerOrdersInStatus,
@@ -28,6 +28,9 @@ import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts
 import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
 import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../auth/rate-limit.ts";
 import { forEachConcurrently } from "../concurrency.ts";
+import { countOrderStep } from "../orders/order-metrics.ts";
+import { countConsumerPayment } from "../../observability/metrics.ts";
+import { logger } from "../../observability/log.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import { readBankTransferDetails } from "./bank-transfer.ts";
 import type { BankTransferDetails } from "../../shared/consumer-storefront.ts";
@@ -67,7 +70,8 @@ export async function markConsumerOrderPaid(
     last_error: null,
   });
   if (!order) return undefined;
-  await enqueueJob(trx, SUPPLIER_CREATE_JOB, { orderId, siteUrl });
+  countOrderStep("placed", order);
+  await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId, siteUrl });
   await enqueueConsumerReceipt(trx, "paid", order, siteUrl);
   return order;
 }
@@ -99,7 +103,7 @@ export async function applyPaymentReport(
   },
 ): Promise<PaymentReportResult> {
   const { report, referenceNumber } = input;
-  return await db.transaction().execute(async (trx) => {
+  const result = await db.transaction().execute(async (trx): Promise<PaymentReportResult> => {
     const order = referenceNumber ? await findOrderById(trx, referenceNumber) : undefined;
     const effect = paymentEffect(order, report);
     // Not stored: the provider retries, and by then the order knows its payment request.
@@ -131,6 +135,10 @@ export async function applyPaymentReport(
     await setPaymentEventOutcome(trx, eventId, orderId, outcome);
     return { kind: "applied", outcome };
   });
+  countConsumerPayment(
+    result.kind !== "applied" ? result.kind : result.outcome === "paid" ? "paid" : "recorded",
+  );
+  return result;
 }
 
 /**
@@ -295,7 +303,9 @@ function checkHitPayAfterPoll(db: Db, hitpay: HitPayClient, order: OrderRow, sit
     await reconcileHitPayPayment(db, hitpay, order, siteUrl);
   })().catch((error) => {
     // HitPay unreachable: the webhook or cron decides; anything else is a bug worth a line.
-    if (!(error instanceof HitPayError)) console.error(`payment check of ${order.id}: ${error}`);
+    if (!(error instanceof HitPayError)) {
+      logger().error({ msg: "payment check", order: order.id, err: error });
+    }
   });
 }
 
@@ -342,7 +352,7 @@ export async function settleManualPayment(
   db: Db,
   input: { orderId: string; cancel: boolean; actor: OperatorActor; siteUrl: string },
 ): Promise<OrderRow> {
-  return await db.transaction().execute(async (trx) => {
+  const settled = await db.transaction().execute(async (trx) => {
     const before = await findOrderById(trx, input.orderId);
     if (!before || before.buyer_type !== "consumer" || before.payment_provider !== MANUAL) {
       throw new NotFoundError("No consumer order with manual payment has this number");
@@ -366,4 +376,6 @@ export async function settleManualPayment(
     });
     return after;
   });
+  countConsumerPayment(input.cancel ? "manual_cancelled" : "manual_paid");
+  return settled;
 }

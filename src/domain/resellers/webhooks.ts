@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
-import { enqueueJob } from "../../db/repositories/jobs.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import {
   countEventDeliveries,
@@ -36,8 +35,9 @@ import type { SecretBox } from "../auth/secret-box.ts";
 import { assertWithinRateLimit, type WindowLimit } from "../auth/rate-limit.ts";
 import { auditActor, type OperatorActor } from "../actor.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
-import type { JobHandler } from "../jobs.ts";
-import { kickJobs } from "../jobs.ts";
+import { type JobHandler, kickJobs, queueJob } from "../jobs.ts";
+import { currentRequestId } from "../../observability/context.ts";
+import { countWebhookDelivery } from "../../observability/metrics.ts";
 import { presentResellerOrder } from "../orders/present.ts";
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from "../../shared/webhook-signature.ts";
 import type {
@@ -205,7 +205,7 @@ export async function queueOrderEvents(
       orderId: order.id,
       body,
     });
-    await enqueueJob(trx, WEBHOOK_DELIVER_JOB, { eventId: id, retry: 0 });
+    await queueJob(trx, WEBHOOK_DELIVER_JOB, { eventId: id, retry: 0 });
   }
 }
 
@@ -308,9 +308,10 @@ export async function deliverWebhookEvent(
     error: result.error,
     durationMs: Math.round(performance.now() - started),
   });
+  countWebhookDelivery(result.error ? "failed" : "delivered");
   const wait = options.retryDelaysSec[retry];
   if (result.error && retry >= 0 && wait !== undefined) {
-    await enqueueJob(
+    await queueJob(
       db,
       WEBHOOK_DELIVER_JOB,
       { eventId, retry: retry + 1 },
@@ -365,7 +366,7 @@ export async function resendDelivery(
   const eventId = await findOwnDeliveryEventId(db, resellerId, deliveryId);
   if (!eventId) throw new NotFoundError("Delivery not found");
   await db.transaction().execute(async (trx) => {
-    if (!await insertPendingResend(trx, WEBHOOK_DELIVER_JOB, eventId)) {
+    if (!await insertPendingResend(trx, WEBHOOK_DELIVER_JOB, eventId, currentRequestId())) {
       throw new ConflictError(
         "This event is already queued to be sent again; refresh to see its answer",
       );

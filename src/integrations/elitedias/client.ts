@@ -147,8 +147,11 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
     "Origin": options.origin,
   };
 
-  async function post(url: string, body: Record<string, unknown>) {
-    const response = await postJson(url, JSON.stringify(body), headers, options.timeoutMs);
+  async function post(url: string, body: Record<string, unknown>, endpoint: string) {
+    const response = await postJson(url, JSON.stringify(body), headers, options.timeoutMs, {
+      vendor: "elitedias",
+      endpoint,
+    });
     if (!response.ok) return response;
     const { status, json } = response.value;
     if (status < 200 || status > 299) {
@@ -168,7 +171,11 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
     schema: S,
     emptyOn?: { code: string; value: z.output<S> },
   ): Promise<SupplierResult<z.output<S>>> {
-    const response = await post(`${base}${path}`, { api_key: options.apiKey, ...fields });
+    const response = await post(
+      `${base}${path}`,
+      { api_key: options.apiKey, ...fields },
+      path.replace(/^\//, ""),
+    );
     if (!response.ok) return response;
     const status = StatusSchema.safeParse(response.value);
     if (status.success && status.data.code !== "200") {
@@ -208,7 +215,7 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
     async checkId(game, userid, serverid) {
       // checkid is public and on another host: it gets no api_key.
       const body = serverid === undefined ? { game, userid } : { game, userid, serverid };
-      const response = await post(options.checkIdUrl, body);
+      const response = await post(options.checkIdUrl, body, "checkid");
       if (!response.ok) return response;
       const parsed = CheckIdSchema.safeParse(response.value);
       // checkid has no `code` convention of its own, but an error in the reseller shape is still

@@ -78,7 +78,10 @@ export function createYahooFinanceClient(options: YahooFinanceClientOptions): Ya
 
   return {
     async usdSgdRate() {
-      const answer = await fetchJson(url, { method: "GET", headers }, options.timeoutMs);
+      const answer = await fetchJson(url, { method: "GET", headers }, options.timeoutMs, {
+        vendor: "yahoo-finance",
+        endpoint: "usd-sgd-chart",
+      });
       if (!answer.ok) return answer;
       const { status, json } = answer.value;
       // Yahoo reports its own errors (unknown symbol, bad range) in chart.error, usually with 404/400.

@@ -173,11 +173,16 @@ export function createHitPayClient(
       const created = readRequest(
         await call(
           "create payment request",
-          fetchJson(`${base}/payment-requests`, {
-            method: "POST",
-            headers: { ...headers, "Content-Type": "application/json" },
-            body: JSON.stringify(body),
-          }, config.timeoutMs),
+          fetchJson(
+            `${base}/payment-requests`,
+            {
+              method: "POST",
+              headers: { ...headers, "Content-Type": "application/json" },
+              body: JSON.stringify(body),
+            },
+            config.timeoutMs,
+            { vendor: "hitpay", endpoint: "create-payment-request" },
+          ),
           RequestSchema,
         ),
       );
@@ -203,6 +208,7 @@ export function createHitPayClient(
           `${base}/payment-requests/${encodeURIComponent(id)}`,
           { method: "GET", headers },
           config.timeoutMs,
+          { vendor: "hitpay", endpoint: "get-payment-request" },
         ),
         StatusSchema,
       );

@@ -162,14 +162,20 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
       ? signedBody
       : JSON.stringify({ path, ...fields, ...unsigned });
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const response = await postJson(`${base}/${path}`, body, {
-      "Content-Type": "application/json",
-      // Without Accept, MooGold can answer an HTML 404 instead of JSON.
-      "Accept": "application/json",
-      "timestamp": timestamp,
-      "auth": signMoogoldRequest(options.secretKey, signedBody, timestamp, path),
-      "Authorization": authorization,
-    }, options.timeoutMs);
+    const response = await postJson(
+      `${base}/${path}`,
+      body,
+      {
+        "Content-Type": "application/json",
+        // Without Accept, MooGold can answer an HTML 404 instead of JSON.
+        "Accept": "application/json",
+        "timestamp": timestamp,
+        "auth": signMoogoldRequest(options.secretKey, signedBody, timestamp, path),
+        "Authorization": authorization,
+      },
+      options.timeoutMs,
+      { vendor: "moogold", endpoint: path },
+    );
     if (!response.ok) return response;
     const { status, json } = response.value;
     // MooGold reports errors in the body; the HTTP status of an error is not documented.

@@ -1,13 +1,15 @@
 import type { APIRoute } from "astro";
 import { requireAdmin } from "../../../server/http.ts";
 import { operationsStatus } from "../../../domain/operations/status.ts";
+import { checkReadiness } from "../../../domain/operations/readiness.ts";
 
 /**
  * Admins: the operations view (job queue per kind, Needs review, failed jobs, supplier balances,
- * recent alerts), the same as `cli status --json`. Its `readiness` is the readiness probe's answer
- * once the health endpoints pass it in (`operationsStatus(db, { readiness })`); null until then.
+ * recent alerts) and this server's readiness as /readyz sees it, the same as `cli status --json`.
  */
 export const GET: APIRoute = async ({ locals }) => {
   requireAdmin(locals);
-  return Response.json(await operationsStatus(locals.app.db));
+  const { db, config } = locals.app;
+  const readiness = await checkReadiness(db, { runJobs: config.runJobs });
+  return Response.json(await operationsStatus(db, { readiness }));
 };

@@ -1,0 +1,21 @@
+// The order counters of GET /metrics (topup_orders_total), labelled with the supplier's name as
+// operators know it rather than the catalogue's internal kinds.
+import type { OrderRow } from "../../db/schema.ts";
+import { countOrder, type OrderEvent } from "../../observability/metrics.ts";
+
+const VENDOR_OF: Record<string, string> = { monkey: "moogold", elephant: "elitedias" };
+
+/**
+ * Counts one step of an order, when its status change is written (a transaction that fails after
+ * it, a lost connection, can count one too many: these are counters for graphs and alerts, the
+ * orders table is the record).
+ */
+export function countOrderStep(
+  event: OrderEvent,
+  order: Pick<OrderRow, "buyer_type" | "supplier">,
+): void {
+  countOrder(event, {
+    buyer_type: order.buyer_type,
+    supplier: VENDOR_OF[order.supplier] ?? order.supplier,
+  });
+}

@@ -1,0 +1,203 @@
+// The app's Prometheus metrics (prom-client), served by GET /metrics (cli/serve.ts). Each process
+// keeps its own and labels them with `worker` (host:pid): with several workers or instances each
+// answers for itself. Kept on globalThis: the CLI and the built server bundle each carry a copy of
+// this module, and both must count into the one registry.
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { PROCESS_NAME } from "./context.ts";
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+function createMetrics() {
+  const registry = new Registry();
+  registry.setDefaultLabels({ worker: PROCESS_NAME });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: "topup_http_requests_total",
+      help: "HTTP requests answered, by route pattern, method and status",
+      labelNames: ["route", "method", "status"] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: "topup_http_request_duration_seconds",
+      help: "Time from a request's arrival to the end of its answer",
+      labelNames: ["route", "method", "status"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    orders: new Counter({
+      name: "topup_orders_total",
+      help:
+        "Orders placed, delivered, failed and refunded in this process, by audience (reseller or consumer) and supplier",
+      labelNames: ["event", "audience", "supplier"] as const,
+      registers,
+    }),
+    consumerPayments: new Counter({
+      name: "topup_consumer_payments_total",
+      help: "Consumer payments settled in this process, by outcome",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    jobsQueued: new Gauge({
+      name: "topup_jobs_queued",
+      help: "Jobs waiting or running (not done, not failed), per kind, read at scrape time",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
+    jobsOldestAge: new Gauge({
+      name: "topup_jobs_oldest_age_seconds",
+      help: "Age of the oldest due job not done (seconds past its run time), per kind",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
+    jobsFailed: new Gauge({
+      name: "topup_jobs_failed",
+      help: "Jobs that used their last attempt and wait for an admin, per kind",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
+    jobRuns: new Counter({
+      name: "topup_job_runs_total",
+      help: "Job attempts run in this process, by kind and outcome (done, retry, failed)",
+      labelNames: ["kind", "outcome"] as const,
+      registers,
+    }),
+    supplierCalls: new Counter({
+      name: "topup_supplier_calls_total",
+      help: "Calls to outside services, by vendor, endpoint and outcome (ok or the failure's kind)",
+      labelNames: ["vendor", "endpoint", "outcome"] as const,
+      registers,
+    }),
+    supplierDuration: new Histogram({
+      name: "topup_supplier_call_duration_seconds",
+      help: "Time of each call to an outside service, by vendor, endpoint and outcome",
+      labelNames: ["vendor", "endpoint", "outcome"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    webhookDeliveries: new Counter({
+      name: "topup_webhook_deliveries_total",
+      help: "Reseller webhook delivery attempts, by outcome (delivered, failed)",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    ledgerOk: new Gauge({
+      name: "topup_ledger_check_ok",
+      help: "The last ledger check in this process: 1 sound, 0 violations found",
+      registers,
+    }),
+    ledgerViolations: new Gauge({
+      name: "topup_ledger_check_violations",
+      help: "Violations the last ledger check in this process found",
+      registers,
+    }),
+    ledgerCheckedAt: new Gauge({
+      name: "topup_ledger_check_timestamp_seconds",
+      help: "When the last ledger check in this process ran (Unix time)",
+      registers,
+    }),
+    supplierBalance: new Gauge({
+      name: "topup_supplier_balance",
+      help: "A supplier's prepaid balance as last read, in the supplier's account currency",
+      labelNames: ["vendor"] as const,
+      registers,
+    }),
+  };
+}
+
+type Metrics = ReturnType<typeof createMetrics>;
+
+const METRICS_KEY = Symbol.for("topup.observability.metrics");
+
+function metrics(): Metrics {
+  const g = globalThis as { [METRICS_KEY]?: Metrics };
+  g[METRICS_KEY] ??= createMetrics();
+  return g[METRICS_KEY];
+}
+
+/** The Prometheus text of every metric of this process, and its content type. */
+export async function renderMetrics(): Promise<{ text: string; contentType: string }> {
+  const { registry } = metrics();
+  return { text: await registry.metrics(), contentType: registry.contentType };
+}
+
+/** One answered HTTP request. */
+export function observeRequest(
+  route: string,
+  method: string,
+  status: number,
+  seconds: number,
+): void {
+  const labels = { route, method, status: String(status) };
+  const m = metrics();
+  m.httpRequests.inc(labels);
+  m.httpDuration.observe(labels, seconds);
+}
+
+export type OrderEvent = "placed" | "delivered" | "failed" | "refunded";
+
+/** An order's step; `supplier` as orders record it (moogold, elephant). */
+export function countOrder(
+  event: OrderEvent,
+  order: { buyer_type: string; supplier: string },
+): void {
+  metrics().orders.inc({ event, audience: order.buyer_type, supplier: order.supplier });
+}
+
+export function countConsumerPayment(outcome: string): void {
+  metrics().consumerPayments.inc({ outcome });
+}
+
+export interface JobQueueFigures {
+  kind: string;
+  queued: number;
+  oldestAgeSeconds: number;
+  failed: number;
+}
+
+/** The job queue as read at scrape time; kinds no longer listed go back to zero. */
+export function setJobQueue(figures: JobQueueFigures[]): void {
+  const m = metrics();
+  m.jobsQueued.reset();
+  m.jobsOldestAge.reset();
+  m.jobsFailed.reset();
+  for (const f of figures) {
+    m.jobsQueued.set({ kind: f.kind }, f.queued);
+    m.jobsOldestAge.set({ kind: f.kind }, f.oldestAgeSeconds);
+    m.jobsFailed.set({ kind: f.kind }, f.failed);
+  }
+}
+
+export function countJobRun(kind: string, outcome: "done" | "retry" | "failed"): void {
+  metrics().jobRuns.inc({ kind, outcome });
+}
+
+/** One call to an outside service; `outcome` is "ok" or the failure's kind (timeout, http …). */
+export function observeSupplierCall(
+  call: { vendor: string; endpoint: string },
+  outcome: string,
+  seconds: number,
+): void {
+  const labels = { vendor: call.vendor, endpoint: call.endpoint, outcome };
+  const m = metrics();
+  m.supplierCalls.inc(labels);
+  m.supplierDuration.observe(labels, seconds);
+}
+
+export function countWebhookDelivery(outcome: "delivered" | "failed"): void {
+  metrics().webhookDeliveries.inc({ outcome });
+}
+
+/** The outcome of a ledger check run in this process. */
+export function setLedgerCheck(violations: number, at = new Date()): void {
+  const m = metrics();
+  m.ledgerOk.set(violations === 0 ? 1 : 0);
+  m.ledgerViolations.set(violations);
+  m.ledgerCheckedAt.set(at.getTime() / 1000);
+}
+
+/** A supplier's prepaid balance as just read (the balance reader of issue 24 point 4 sets it). */
+export function setSupplierBalance(vendor: string, amount: number): void {
+  metrics().supplierBalance.set({ vendor }, amount);
+}
