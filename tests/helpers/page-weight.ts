@@ -30,7 +30,7 @@ export const ROUTES: Route[] = [
   { path: "/consumers", area: "consumer", as: "visitor" },
   { path: "/consumers/mobile-legends", area: "consumer", as: "visitor" },
   // A generic game's page (issue 22): a server dropdown, an EliteDias game of the demo.
-  { path: "/consumers/genshin-impact-elitedias", area: "consumer", as: "visitor" },
+  { path: "/consumers/genshin-impact", area: "consumer", as: "visitor" },
   { path: "/consumers/order", area: "consumer", as: "visitor" },
   { path: "/payment/success", area: "consumer", as: "visitor" },
   { path: "/resellers", area: "reseller", as: "visitor" },
