@@ -12,7 +12,7 @@ import { LeanClient, textOf } from "./lean-client.ts";
 import { appendResults } from "./results.ts";
 
 const PATH = "/consumers/mobile-legends";
-const GENERIC_PATH = "/consumers/genshin-impact-elitedias";
+const GENERIC_PATH = "/consumers/genshin-impact";
 const clients = Number(Deno.args[0] ?? 50);
 const seconds = Number(Deno.args[1] ?? 10);
 

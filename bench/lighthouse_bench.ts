@@ -10,7 +10,7 @@ import { createTestDatabase } from "../tests/helpers/backends.ts";
 import { startTestServer } from "../tests/helpers/server.ts";
 import { appendResults } from "./results.ts";
 
-const PAGES = ["/consumers", "/consumers/mobile-legends", "/consumers/genshin-impact-elitedias"];
+const PAGES = ["/consumers", "/consumers/mobile-legends", "/consumers/genshin-impact"];
 
 if (buildIsStale()) await buildApp();
 const tdb = await createTestDatabase("pglite");

@@ -16,6 +16,10 @@ import type { GameItemDto } from "../../src/shared/game-types.ts";
 import { SEND_MAIL_JOB } from "../../src/domain/mail/outbox.ts";
 import { SUPPLIER_CREATE_JOB } from "../../src/domain/orders/place.ts";
 import { insertAdmin } from "../../src/db/repositories/admins.ts";
+import {
+  finishSupplierAttempt,
+  startSupplierAttempt,
+} from "../../src/db/repositories/supplier-attempts.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -108,6 +112,27 @@ Deno.test({
             assert.equal(listed.attempts.length, 1);
             assert.equal(listed.attempts[0].outcome, "uncertain");
             assert.match(listed.attempts[0].answer, /timeout/);
+          },
+        );
+
+        await t.step(
+          "a refresh in the moment the job applies EliteDias' acceptance sends nothing again",
+          async () => {
+            const { id } = await placeOne("Quick");
+            // The job's create was accepted and its attempt closed, and the order not yet updated
+            // with the supplier's id: the order still reads as not sent (simulation seed 1742).
+            const attempt = await startSupplierAttempt(db, id, "elephant");
+            assert.ok(attempt !== undefined);
+            await finishSupplierAttempt(db, attempt, "accepted", "supplier order ED1 (pending)");
+            const before = sim.requestsTo(TOPUP);
+            await Promise.all([
+              refreshOrder(db, suppliers, id),
+              sendOrderToSupplier(db, suppliers, id),
+            ]);
+            assert.equal(sim.requestsTo(TOPUP) - before, 0, "EliteDias got no second request");
+            const row = await orderRow(db, id);
+            assert.equal(row.review_since, null, "nothing for an operator");
+            assert.equal(row.status, "new");
           },
         );
 

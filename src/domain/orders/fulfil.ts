@@ -11,6 +11,7 @@ import { findSupplierGameId } from "../../db/repositories/games.ts";
 import { queueJob } from "../jobs.ts";
 import {
   closeOpenSupplierAttempt,
+  findLiveSupplierAttempt,
   finishSupplierAttempt,
   startSupplierAttempt,
   UNCERTAIN,
@@ -139,6 +140,12 @@ async function createAtSupplier(
   if (typeof create !== "function") return create;
   const attempt = await startSupplierAttempt(db, order.id, order.supplier);
   if (attempt === undefined) {
+    const live = await findLiveSupplierAttempt(db, order.id);
+    if (live && live.outcome !== null && live.outcome !== UNCERTAIN) {
+      // The supplier has it (an answer being applied to the order right now, or an operator's
+      // decision): nothing to send; the caller reads the order again later.
+      return { kind: "unknown", reason: `already at the supplier (${live.outcome})` };
+    }
     if (order.supplier === "elephant") {
       return {
         kind: "review",
