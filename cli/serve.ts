@@ -16,6 +16,7 @@ import { seedDemoCatalogue } from "../src/domain/catalogue/demo-catalogue.ts";
 import { seedDemoInbox } from "../src/domain/mail/demo-inbox.ts";
 import { getSuppliers, internalBaseUrl } from "../src/integrations/suppliers.ts";
 import { createJobRunner } from "../src/domain/jobs.ts";
+import { dashboardRollup } from "../src/domain/admin/dashboard.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
 import { getSecretBox } from "../src/domain/auth/app-secret.ts";
@@ -169,7 +170,10 @@ async function listen(
       mode: config.mode,
     }),
   };
-  const runner = createJobRunner(db, handlers, { worker: `${hostname()}:${Deno.pid}` });
+  const runner = createJobRunner(db, handlers, {
+    worker: `${hostname()}:${Deno.pid}`,
+    periodic: [dashboardRollup(db)],
+  });
   if (config.runJobs) runner.start();
   // Expired sessions and old bookkeeping go hourly; every instance may do it, deletes are idempotent.
   // The orders table's statistics are refreshed at start and hourly (PGlite has no autovacuum).

@@ -64,6 +64,13 @@ interface Lane {
   timer?: ReturnType<typeof setTimeout>;
 }
 
+/** Work a runner repeats on a timer, not queued (folding the dashboard's change lines). */
+export interface PeriodicTask {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
+}
+
 /** How often a runner looks for jobs whose last attempt's worker died (failAbandonedJobs). */
 const ABANDONED_SWEEP_MS = 60_000;
 
@@ -86,6 +93,8 @@ export function createJobRunner(
     concurrency?: number;
     leaseSeconds?: number;
     log?: (line: string) => void;
+    /** Work done every `everyMs` while the runner runs (one run at a time), beside the jobs. */
+    periodic?: PeriodicTask[];
   },
 ): JobRunner {
   const interval = options.intervalMs ?? 1000;
@@ -102,6 +111,11 @@ export function createJobRunner(
   let stopped = true;
   let sweepTimer: ReturnType<typeof setInterval> | undefined;
   let sweeping: Promise<void> | undefined;
+  const periodic = (options.periodic ?? []).map((task) => ({
+    task,
+    timer: undefined as ReturnType<typeof setInterval> | undefined,
+    running: undefined as Promise<void> | undefined,
+  }));
 
   /** The attempt did not finish the job: run it again later, or give up after its last attempt. */
   async function release(lane: Lane | undefined, job: JobRow, error: string): Promise<void> {
@@ -200,12 +214,21 @@ export function createJobRunner(
           .catch((e) => log(`job runner: ${e instanceof Error ? e.message : e}`))
           .finally(() => sweeping = undefined);
       }, ABANDONED_SWEEP_MS);
+      for (const p of periodic) {
+        p.timer = setInterval(() => {
+          p.running ??= p.task.run().then(() => {})
+            .catch((e) => log(`${p.task.name}: ${e instanceof Error ? e.message : e}`))
+            .finally(() => p.running = undefined);
+        }, p.task.everyMs);
+      }
       kick();
     },
     async stop() {
       stopped = true;
       clearInterval(sweepTimer);
       await sweeping;
+      for (const p of periodic) clearInterval(p.timer);
+      await Promise.all(periodic.map((p) => p.running));
       for (const lane of lanes) clearTimeout(lane.timer);
       // A claim under way starts the jobs it claims after this point: wait for claims and jobs
       // until none is left, so nothing touches the database once stop resolves.

@@ -12,6 +12,7 @@ import * as m0010 from "./0010_create_supplier_attempts.ts";
 import * as m0011 from "./0011_add_session_enrolment_secret.ts";
 import * as m0012 from "./0012_add_login_attempt_time.ts";
 import * as m0013 from "./0013_index_pending_resends.ts";
+import * as m0017 from "./0017_roll_up_dashboard.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0011_add_session_enrolment_secret": m0011,
   "0012_add_login_attempt_time": m0012,
   "0013_index_pending_resends": m0013,
+  "0017_roll_up_dashboard": m0017,
 };
