@@ -29,8 +29,11 @@ export interface JobRunner {
    * (after an order commits).
    */
   kick(...kinds: string[]): void;
-  /** One pass over due jobs of every kind (and the abandoned ones); returns how many ran. */
-  runOnce(): Promise<number>;
+  /**
+   * One pass over due jobs of `kinds`, as a kick of them would run it; without kinds, of every
+   * kind and the abandoned ones too. Returns how many ran.
+   */
+  runOnce(...kinds: string[]): Promise<number>;
 }
 
 const KICK_KEY = Symbol.for("topup.jobs.kick");
@@ -241,9 +244,10 @@ export function createJobRunner(
       }
     },
     kick,
-    async runOnce() {
-      await sweepAbandoned();
-      const started = (await Promise.all(lanes.map(fill))).flat();
+    async runOnce(...kinds) {
+      if (!kinds.length) await sweepAbandoned();
+      const chosen = kinds.length ? lanes.filter((lane) => kinds.includes(lane.kind)) : lanes;
+      const started = (await Promise.all(chosen.map(fill))).flat();
       await Promise.all(started);
       return started.length;
     },

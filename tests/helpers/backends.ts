@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { createDb, type Db, migrateToLatest } from "../../src/db/client.ts";
+import type { StatementListener } from "../../src/db/statement-log.ts";
 import { checkLedger } from "../../src/domain/ledger/ledger.ts";
 
 export type Backend = "pglite" | "postgres";
@@ -15,8 +16,11 @@ export interface TestDatabase {
   backend: Backend;
   /** Environment for a server or CLI process using this database. */
   env: Record<string, string>;
-  /** Opens a handle (close it before a server process opens the same PGlite folder). */
-  open(): Db;
+  /**
+   * Opens a handle (close it before a server process opens the same PGlite folder), telling
+   * `onStatement` each statement it sends when given.
+   */
+  open(onStatement?: StatementListener): Db;
   /** Checks the money invariant (every test ends with sound ledgers), then deletes the database. */
   drop(): Promise<void>;
 }
@@ -33,7 +37,7 @@ export async function createTestDatabase(
     return {
       backend,
       env: { DATA_DIR: dataDir },
-      open: () => createDb({ dataDir }),
+      open: (onStatement) => createDb({ dataDir, onStatement }),
       drop: async () => {
         await assertLedgerSound(createDb({ dataDir }));
         await Deno.remove(dataDir, { recursive: true });
@@ -55,7 +59,7 @@ export async function createTestDatabase(
   return {
     backend,
     env: { DATABASE_URL: databaseUrl, DATA_DIR: "/nonexistent" },
-    open: () => createDb({ databaseUrl, dataDir: "", maxConnections: 20 }),
+    open: (onStatement) => createDb({ databaseUrl, dataDir: "", maxConnections: 20, onStatement }),
     drop: async () => {
       await assertLedgerSound(createDb({ databaseUrl, dataDir: "", maxConnections: 1 }));
       const conn = postgres(adminUrl, { max: 1, onnotice: () => {} });

@@ -2,7 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database } from "../schema.ts";
 
-export async function findIdempotencyKey(trx: Transaction<Database>, scope: string, key: string) {
+export async function findIdempotencyKey(trx: Db, scope: string, key: string) {
   return await trx.selectFrom("idempotency_keys")
     .select(["fingerprint", "response_status", "response_body"])
     .where("scope", "=", scope)

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import type { GameRow, OrderRow } from "../../db/schema.ts";
 import { findGameRowByMoogoldId, findGameRowBySupplierName } from "../../db/repositories/games.ts";
 import { findResellerPublicById } from "../../db/repositories/resellers.ts";
-import { insertPlacedOrder } from "../../db/repositories/order-placement.ts";
+import { placeOrderStatement } from "../../db/repositories/order-placement.ts";
 import { findIdempotencyKey } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto } from "../../shared/game-types.ts";
@@ -16,8 +16,12 @@ import {
 import { centsToDollars, centsToDollarString, dollarsToCents } from "../money.ts";
 import { decideMlbbPackage, formatOutOfStockTitle, packageToOrder } from "./verification.ts";
 import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
-import { debitForOrder } from "../ledger/ledger.ts";
-import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import {
+  ConflictError,
+  InsufficientBalanceError,
+  NotFoundError,
+  ValidationError,
+} from "../errors.ts";
 import { presentResellerOrder } from "./present.ts";
 
 export const SUPPLIER_CREATE_JOB = "order.supplier_create";
@@ -125,10 +129,10 @@ function fingerprintOf(input: PlaceOrderInput): string {
 
 /**
  * Places a reseller order. The server prices it from the catalogue and the reseller's markup and
- * discount rules; a client amount that differs is refused, never charged. One transaction of two
- * statements claims the key and debits the balance conditionally, then writes the order, its
- * 'order_placed' history row, the job that calls the supplier after commit and the answer kept
- * for the key. With an idempotency key, repeats return the first answer.
+ * discount rules; a client amount that differs is refused, never charged. One statement
+ * (placeOrderStatement) debits the balance conditionally and writes the order, its 'order_placed'
+ * history row, the job that calls the supplier after commit and, with an Idempotency-Key, the
+ * key's claim with the answer kept for it: repeats return that first answer.
  */
 export async function placeResellerOrder(
   ctx: OrderContext,
@@ -158,77 +162,74 @@ export async function placeResellerOrder(
   const scope = `reseller:${reseller.id}`;
   const fingerprint = fingerprintOf(input);
 
-  return await ctx.db.transaction().execute(async (trx) => {
-    const claim = idempotencyKey ? { scope, key: idempotencyKey, fingerprint } : undefined;
-    const debit = await debitForOrder(trx, reseller.id, priceCents, claim);
-    if (debit.kind === "replay") {
-      const previous = await findIdempotencyKey(trx, scope, idempotencyKey!);
-      if (!previous || previous.fingerprint !== fingerprint) {
-        throw new ConflictError("This Idempotency-Key was used for a different order");
-      }
-      return {
-        status: previous.response_status ?? 201,
-        body: previous.response_body,
-      } as PlaceOrderResult;
-    }
-    const id = newOrderId();
-    const order: OrderRow = {
-      id,
-      buyer_type: "reseller",
-      status: "new",
-      reseller_id: reseller.id,
-      reseller_name: reseller.name,
-      old_balance_cents: debit.oldCents,
-      new_balance_cents: debit.newCents,
-      consumer_id: null,
-      consumer_name: null,
-      consumer_email: null,
-      consumer_phone: null,
-      game_id: game.id,
-      game: game.name,
-      package: pkg?.name ?? null,
-      package_ed_name: pkg?.supplierPackageName ??
-        (game.supplier === "elephant" ? game.supplier_name : null),
-      item: itemName,
-      // MooGold orders by variation id; EliteDias by denomination name.
-      denom: game.supplier === "monkey" ? (item.id ?? item.nameSupplier) : item.nameSupplier,
-      user_id: input.userid.trim(),
-      server_id: input.serverid.trim(),
-      user_name: input.userName.trim(),
-      amount_cents: priceCents,
-      cost: String(item.cost),
-      supplier: game.supplier,
-      supplier_order_id: null,
-      payment_provider: null,
-      payment_reference: null,
-      last_error: null,
-      review_since: null,
-      review_reason: null,
-      // debit.at is the transaction's now(), which both timestamps would default to.
-      created_at: debit.at,
-      updated_at: debit.at,
-    };
-    const result: PlaceOrderResult = { status: 201, body: { order: presentResellerOrder(order) } };
-    await insertPlacedOrder(
-      trx,
-      order,
-      {
-        resellerId: reseller.id,
-        type: "order_placed",
-        oldCents: debit.oldCents,
-        newCents: debit.newCents,
-        orderId: id,
-        order: {
-          id,
-          date: debit.at.toISOString(),
-          item: itemName,
-          amount: centsToDollars(priceCents),
-        },
-        actor: reseller.name,
-      },
-      { kind: SUPPLIER_CREATE_JOB, payload: { orderId: id } },
-      idempotencyKey ? { scope, key: idempotencyKey, ...result } : undefined,
-    );
-    return result;
+  const id = newOrderId();
+  const order = {
+    id,
+    buyer_type: "reseller",
+    status: "new",
+    reseller_id: reseller.id,
+    reseller_name: reseller.name,
+    consumer_id: null,
+    consumer_name: null,
+    consumer_email: null,
+    consumer_phone: null,
+    game_id: game.id,
+    game: game.name,
+    package: pkg?.name ?? null,
+    package_ed_name: pkg?.supplierPackageName ??
+      (game.supplier === "elephant" ? game.supplier_name : null),
+    item: itemName,
+    // MooGold orders by variation id; EliteDias by denomination name.
+    denom: game.supplier === "monkey" ? (item.id ?? item.nameSupplier) : item.nameSupplier,
+    user_id: input.userid.trim(),
+    server_id: input.serverid.trim(),
+    user_name: input.userName.trim(),
+    amount_cents: priceCents,
+    cost: String(item.cost),
+    supplier: game.supplier,
+    supplier_order_id: null,
+    payment_provider: null,
+    payment_reference: null,
+    last_error: null,
+    review_since: null,
+    review_reason: null,
+  } satisfies Omit<
+    OrderRow,
+    "old_balance_cents" | "new_balance_cents" | "created_at" | "updated_at"
+  >;
+  // The answer as it will read once the statement fills in the balances and the time (zeros here).
+  const answer = (oldCents: number, newCents: number, at: Date): PlaceOrderResult => ({
+    status: 201,
+    body: {
+      order: presentResellerOrder({
+        ...order,
+        old_balance_cents: oldCents,
+        new_balance_cents: newCents,
+        created_at: at,
+        updated_at: at,
+      }),
+    },
   });
+  const template = answer(0, 0, new Date(0));
+  const outcome = await placeOrderStatement(ctx.db, {
+    resellerId: reseller.id,
+    cents: priceCents,
+    order,
+    history: {
+      actor: reseller.name,
+      snapshot: { id, date: "", item: itemName, amount: centsToDollars(priceCents) },
+    },
+    job: { kind: SUPPLIER_CREATE_JOB, payload: { orderId: id } },
+    claim: idempotencyKey ? { scope, key: idempotencyKey, fingerprint, ...template } : undefined,
+  });
+  if (outcome.kind === "short") throw new InsufficientBalanceError();
+  if (outcome.kind === "placed") return answer(outcome.oldCents, outcome.newCents, outcome.at);
+  const previous = await findIdempotencyKey(ctx.db, scope, idempotencyKey!);
+  if (!previous || previous.fingerprint !== fingerprint) {
+    throw new ConflictError("This Idempotency-Key was used for a different order");
+  }
+  return {
+    status: previous.response_status ?? 201,
+    body: previous.response_body,
+  } as PlaceOrderResult;
 }
