@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import {
   claimDueJobs,
-  completeJob,
+  completeJobs,
   failAbandonedJobs,
   failJob,
   type JobRow,
@@ -60,6 +60,8 @@ interface Lane {
   exhausted?: JobKind["exhausted"];
   /** The jobs of this kind running now. */
   running: Set<Promise<void>>;
+  /** Jobs that finished, marked done by the lane's next claim (or when the runner stops). */
+  finished: number[];
   /** A claim is under way (`claim`, which starts the jobs it claims); `again` asks for another. */
   claiming: boolean;
   claim?: Promise<unknown>;
@@ -108,6 +110,7 @@ export function createJobRunner(
     handler: typeof handler === "function" ? handler : handler.run,
     exhausted: typeof handler === "function" ? undefined : handler.exhausted,
     running: new Set(),
+    finished: [],
     claiming: false,
     again: false,
   }));
@@ -133,7 +136,7 @@ export function createJobRunner(
 
   async function runJob(lane: Lane, job: JobRow): Promise<void> {
     try {
-      if (await lane.handler(job.payload)) await completeJob(db, job.id);
+      if (await lane.handler(job.payload)) lane.finished.push(job.id);
       else await release(lane, job, "uncertain outcome");
     } catch (error) {
       log(`job ${job.id} (${job.kind}) failed: ${error instanceof Error ? error.message : error}`);
@@ -153,17 +156,26 @@ export function createJobRunner(
     }
   }
 
-  /** Claims due jobs of the lane's kind into its free slots and starts them; returns them. */
+  /**
+   * Marks the lane's finished jobs done and claims due jobs of its kind into its free slots, in
+   * one statement, and starts them; returns them. Finished jobs whose statement failed are kept
+   * for the next one.
+   */
   async function fill(lane: Lane): Promise<Promise<void>[]> {
     const free = concurrency - lane.running.size;
     if (free <= 0) return [];
+    const finished = lane.finished.splice(0);
     const jobs = await claimDueJobs(
       db,
       options.worker,
       free,
       options.leaseSeconds ?? 60,
       lane.kind,
-    );
+      finished,
+    ).catch((error) => {
+      lane.finished.push(...finished);
+      throw error;
+    });
     return jobs.map((job) => {
       const run: Promise<void> = runJob(lane, job).finally(() => {
         lane.running.delete(run);
@@ -239,9 +251,10 @@ export function createJobRunner(
         const pending = lanes.flatMap((
           lane,
         ) => [...(lane.claim ? [lane.claim] : []), ...lane.running]);
-        if (!pending.length) return;
+        if (!pending.length) break;
         await Promise.allSettled(pending);
       }
+      await completeJobs(db, lanes.flatMap((lane) => lane.finished.splice(0)));
     },
     kick,
     async runOnce(...kinds) {
@@ -249,6 +262,7 @@ export function createJobRunner(
       const chosen = kinds.length ? lanes.filter((lane) => kinds.includes(lane.kind)) : lanes;
       const started = (await Promise.all(chosen.map(fill))).flat();
       await Promise.all(started);
+      await completeJobs(db, chosen.flatMap((lane) => lane.finished.splice(0)));
       return started.length;
     },
   };
