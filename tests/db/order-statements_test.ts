@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, testBackend } from "../helpers/backends.ts";
 import { startTestSuppliers } from "../helpers/suppliers.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
-import { launchGame, LaunchGameSchema } from "../../src/domain/catalogue/launch.ts";
+import { launchPubgMobile, pubgOrderInput } from "../helpers/orders.ts";
 import {
   placeResellerOrder,
   SUPPLIER_CREATE_JOB,
@@ -33,17 +33,7 @@ Deno.test({
     const db = tdb.open((sql) => log?.push(sql.replace(/\s+/g, " ").trim()));
     try {
       const suppliers = sim.suppliers;
-      await launchGame(
-        db,
-        suppliers,
-        LaunchGameSchema.parse({
-          name: "PUBG Mobile",
-          supplier: "elephant",
-          supplierName: "pubgm",
-          resellerMarkupAll: 5,
-        }),
-        { _id: null, name: "test" },
-      );
+      await launchPubgMobile(db, suppliers);
       const reseller = await createTestReseller(db, {
         name: "Counted",
         email: "counted@test.example",
@@ -70,8 +60,7 @@ Deno.test({
         const placement = await counted(() =>
           Promise.all(Array.from({ length: n }, (_, i) =>
             placeResellerOrder({ db, suppliers }, {
-              kind: "elephant",
-              resellerId: reseller._id,
+              ...pubgOrderInput(reseller._id, denom),
               // As the portal's route passes it: read with the session.
               knownReseller: {
                 id: reseller._id,
@@ -79,12 +68,6 @@ Deno.test({
                 markup: {},
                 disable_discounts: false,
               },
-              seesHiddenGames: false,
-              supplierGameName: "pubgm",
-              denom,
-              userid: "5551234",
-              serverid: "",
-              userName: "Player",
             }, `counted-${n}-${i}`)))
         );
         // The runner's pass after the placements' kick of the supplier-create lane.
