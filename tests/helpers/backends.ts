@@ -25,9 +25,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated, empty database: a temporary PGlite folder or a new PostgreSQL database. */
+/**
+ * A fresh, migrated, empty database: a temporary PGlite folder or a new PostgreSQL database.
+ * `migrate: false` leaves it empty, for another revision's code to migrate (a bench's "before").
+ */
 export async function createTestDatabase(
   backend: Backend = testBackend(),
+  { migrate = true }: { migrate?: boolean } = {},
 ): Promise<TestDatabase> {
   if (backend === "pglite") {
     const dataDir = await Deno.makeTempDir({ prefix: "topup-test-" });
@@ -53,9 +57,11 @@ export async function createTestDatabase(
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
-  const db = createDb({ databaseUrl, dataDir: "", maxConnections: 2 });
-  await migrateToLatest(db);
-  await db.destroy();
+  if (migrate) {
+    const db = createDb({ databaseUrl, dataDir: "", maxConnections: 2 });
+    await migrateToLatest(db);
+    await db.destroy();
+  }
   return {
     backend,
     env: { DATABASE_URL: databaseUrl, DATA_DIR: "/nonexistent" },
