@@ -173,6 +173,7 @@ async function listen(
   const runner = createJobRunner(db, handlers, {
     worker: `${hostname()}:${Deno.pid}`,
     periodic: [dashboardRollup(db)],
+    concurrency: config.jobConcurrency,
   });
   if (config.runJobs) runner.start();
   // Expired sessions and old bookkeeping go hourly; every instance may do it, deletes are idempotent.

@@ -32,6 +32,7 @@ export function registerWorker(program: Command): void {
       const runner = createJobRunner(db, handlers, {
         worker: `${hostname()}:${Deno.pid}:worker`,
         periodic: [dashboardRollup(db)],
+        concurrency: config.jobConcurrency,
       });
       runner.start();
       console.log("Worker running; Ctrl-C stops it.");

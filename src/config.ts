@@ -79,6 +79,8 @@ const EnvSchema = z.object({
   ELITEDIAS_ORIGIN: url(["http://", "https://"]).optional(),
   SEED_DEMO_CATALOGUE: bool.default(true),
   RUN_JOBS: bool.default(true),
+  JOB_CONCURRENCY: z.coerce.number({ error: "expected a number of jobs" }).int().min(1).max(1000)
+    .default(10),
   WORKERS: z.coerce.number({ error: "expected a number of processes" }).int().min(1).max(256)
     .optional(),
   PRIVILEGED_RESELLERS: z.string().default(""),
@@ -202,6 +204,8 @@ export interface Config {
   webhooks: { retryDelaysSec: number[]; timeoutMs: number };
   /** This instance runs the job queue too (off for HTTP-only instances beside `cli worker`). */
   runJobs: boolean;
+  /** Jobs of one kind a process runs at once (JOB_CONCURRENCY). */
+  jobConcurrency: number;
   /** HTTP worker processes sharing the port (PostgreSQL only; PGlite keeps one). */
   workers: number;
   /** Demo mode fills an empty catalogue from the simulators. */
@@ -436,6 +440,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     seedDemoCatalogue: e.SEED_DEMO_CATALOGUE,
     runJobs: e.RUN_JOBS,
+    jobConcurrency: e.JOB_CONCURRENCY,
     webhooks: {
       retryDelaysSec: e.WEBHOOK_RETRY_DELAYS.split(",").map(Number),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
