@@ -84,6 +84,14 @@ export async function foldDashboardChanges(db: Db): Promise<number> {
   return Number(rows[0].lines);
 }
 
+/**
+ * Reclaims the folded lines' space: the dashboard scans the whole log, dead lines too, and PGlite
+ * runs no autovacuum (PostgreSQL's would get to it later).
+ */
+export async function vacuumDashboardChanges(db: Db): Promise<void> {
+  await sql`VACUUM dashboard_changes`.execute(db);
+}
+
 function inRange(column: RawBuilder<unknown>, r: Range): RawBuilder<unknown> {
   return sql`(${column} >= ${r.from} AND ${column} < ${r.to})`;
 }

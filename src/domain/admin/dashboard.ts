@@ -10,6 +10,7 @@ import {
   sumDays,
   sumOrderBuckets,
   sumOrderWindows,
+  vacuumDashboardChanges,
   type WindowParts,
 } from "../../db/repositories/dashboard.ts";
 import { getSetting, putSetting } from "../../db/repositories/settings.ts";
@@ -66,11 +67,14 @@ export const CHART_HOURS = 24;
 export const DASHBOARD_ROLLUP_MS = 10_000;
 
 /**
- * Folds the change lines that orders' writes appended into the daily totals (one statement);
- * returns how many were folded. Any number of runners may fold at once.
+ * Folds the change lines that orders' writes appended into the daily totals (one statement), then
+ * vacuums the log when it folded any, so a view never scans dead lines; returns how many were
+ * folded. Any number of runners may fold at once.
  */
 export async function rollUpDashboard(db: Db): Promise<number> {
-  return await foldDashboardChanges(db);
+  const lines = await foldDashboardChanges(db);
+  if (lines > 0 && !db.isTransaction) await vacuumDashboardChanges(db);
+  return lines;
 }
 
 /** The job runner's periodic fold of the dashboard's change lines. */
