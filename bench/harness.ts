@@ -47,9 +47,64 @@ export function percentile(sorted: number[], p: number): number {
 /** The simulated suppliers' balance for a bench: more than any run spends. */
 const SUPPLIER_BALANCE = "1000000000";
 
+/** A helper process of a bench, started and ready. */
+export interface BenchProcess {
+  pid: number;
+  /** What it printed, standard output and error together. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `deno run -A ARGS` (in `cwd`) and waits until it prints a line matching `ready`; the
+ * match's first group, if any, is returned as `ready`'s value.
+ */
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  cwd?: string,
+): Promise<BenchProcess & { ready: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ...args],
+    cwd,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let output = "";
+  const decoder = new TextDecoder();
+  const pumps = [child.stdout, child.stderr].map(async (stream) => {
+    for await (const chunk of stream) output += decoder.decode(chunk);
+  });
+  const started = Date.now();
+  let exited = false;
+  child.status.then(() => exited = true);
+  while (!ready.test(output)) {
+    if (exited || Date.now() - started > 30_000) {
+      if (!exited) child.kill();
+      throw new Error(`${args.join(" ")} did not start:\n${output}`);
+    }
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+  return {
+    pid: child.pid,
+    ready: output.match(ready)![1] ?? "",
+    output: () => output,
+    async stop() {
+      if (!exited) child.kill("SIGTERM");
+      await child.status;
+      await Promise.all(pumps);
+    },
+  };
+}
+
 export interface BenchApp {
   tdb: TestDatabase;
   server: TestServer;
+  /** With `worker`: the `cli worker` process that runs the jobs, and the simulators' process. */
+  worker?: BenchProcess;
+  simulators?: BenchProcess;
   /** One signed-in reseller per client, each with its own session. */
   sessions: TestClient[];
   /** The load generator: one lean connection per session, sending its cookie. */
@@ -70,6 +125,11 @@ export async function startBenchApp(
     resellers?: number;
     /** Serve the copy of the app in this folder (`checkoutRevision`) instead of this checkout. */
     cwd?: string;
+    /**
+     * Jobs run in a `cli worker` process of their own (the app serves HTTP only, RUN_JOBS=false)
+     * and the simulated suppliers in a third process, so that each process's CPU is its own work.
+     */
+    worker?: boolean;
   },
 ): Promise<BenchApp> {
   const resellers = options.resellers ?? clients;
@@ -92,14 +152,35 @@ export async function startBenchApp(
         createdBy: "bench",
       })));
   });
-  const server = await startTestServer(tdb, options.env, options.cwd);
+  const demo = { APP_MODE: "demo", ...tdb.env };
+  const simulators = options.worker
+    ? await startProcess(["bench/supplier-simulators.ts"], demo, /Simulators on (\S+)/)
+    : undefined;
+  const server = await startTestServer(tdb, {
+    ...options.env,
+    ...simulators ? { RUN_JOBS: "false", TOPUP_SIMULATORS_URL: simulators.ready } : {},
+  }, options.cwd).catch(async (error) => {
+    await simulators?.stop();
+    throw error;
+  });
   let lean: LeanClient[] = [];
+  let worker: BenchProcess | undefined;
   const stop = async () => {
     for (const c of lean) c.close();
     await server.stop().catch(() => {});
+    await worker?.stop().catch(() => {});
+    await simulators?.stop().catch(() => {});
     await tdb.drop().catch(() => {});
   };
   try {
+    if (simulators) {
+      worker = await startProcess(
+        ["cli/main.ts", "worker"],
+        { ...demo, TOPUP_INTERNAL_URL: simulators.ready, SUPPLIER_TIMEOUT_MS: "1000" },
+        /Worker running/,
+        options.cwd,
+      );
+    }
     // The simulated suppliers' accounts start with a demo balance that a run would spend: every
     // later order would be refused (402) and refunded, and measured as a cheaper order.
     for (const supplier of ["elitedias", "moogold"] as const) {
@@ -128,7 +209,7 @@ export async function startBenchApp(
       );
     }
     lean = sessions.map((c) => leanClientOf(c));
-    return { tdb, server, sessions, lean, stop };
+    return { tdb, server, worker, simulators, sessions, lean, stop };
   } catch (error) {
     await stop();
     throw error;

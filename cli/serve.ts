@@ -16,6 +16,7 @@ import { seedDemoCatalogue } from "../src/domain/catalogue/demo-catalogue.ts";
 import { seedDemoInbox } from "../src/domain/mail/demo-inbox.ts";
 import { getSuppliers, internalBaseUrl } from "../src/integrations/suppliers.ts";
 import { createJobRunner, readJobQueue } from "../src/domain/jobs.ts";
+import { dashboardRollup } from "../src/domain/admin/dashboard.ts";
 import { checkReadiness } from "../src/domain/operations/readiness.ts";
 import {
   PROCESS_NAME,
@@ -222,7 +223,11 @@ async function listen(
       mode: config.mode,
     }),
   };
-  const runner = createJobRunner(db, handlers, { worker: PROCESS_NAME });
+  const runner = createJobRunner(db, handlers, {
+    worker: PROCESS_NAME,
+    periodic: [dashboardRollup(db)],
+    concurrency: config.jobConcurrency,
+  });
   if (config.runJobs) runner.start();
   // Expired sessions and old bookkeeping go hourly; every instance may do it, deletes are idempotent.
   // The orders table's statistics are refreshed at start and hourly (PGlite has no autovacuum).

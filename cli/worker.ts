@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { hostname } from "node:os";
 import { createJobRunner } from "../src/domain/jobs.ts";
+import { dashboardRollup } from "../src/domain/admin/dashboard.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
 import { webhookJobHandlers } from "../src/domain/resellers/webhooks.ts";
@@ -32,6 +33,8 @@ export function registerWorker(program: Command): void {
       };
       const runner = createJobRunner(db, handlers, {
         worker: `${hostname()}:${Deno.pid}:worker`,
+        periodic: [dashboardRollup(db)],
+        concurrency: config.jobConcurrency,
       });
       runner.start();
       const watch = () =>

@@ -84,6 +84,8 @@ const EnvSchema = z.object({
   SEED_DEMO_CATALOGUE: bool.default(true),
   RUN_JOBS: bool.default(true),
   WATCH_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  JOB_CONCURRENCY: z.coerce.number({ error: "expected a number of jobs" }).int().min(1).max(1000)
+    .default(10),
   WORKERS: z.coerce.number({ error: "expected a number of processes" }).int().min(1).max(256)
     .optional(),
   PRIVILEGED_RESELLERS: z.string().default(""),
@@ -220,6 +222,8 @@ export interface Config {
   runJobs: boolean;
   /** How often the operations watch (supplier balances, alerts) is queued, in seconds. */
   watchIntervalSeconds: number;
+  /** Jobs of one kind a process runs at once (JOB_CONCURRENCY). */
+  jobConcurrency: number;
   /** HTTP worker processes sharing the port (PostgreSQL only; PGlite keeps one). */
   workers: number;
   /** Demo mode fills an empty catalogue from the simulators. */
@@ -477,6 +481,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     seedDemoCatalogue: e.SEED_DEMO_CATALOGUE,
     runJobs: e.RUN_JOBS,
     watchIntervalSeconds: e.WATCH_INTERVAL_SECONDS,
+    jobConcurrency: e.JOB_CONCURRENCY,
     webhooks: {
       retryDelaysSec: e.WEBHOOK_RETRY_DELAYS.split(",").map(Number),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { Kysely, PGliteDialect, sql } from "kysely";
+import { type Dialect, Kysely, PGliteDialect, sql } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Database } from "./schema.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
+import { loggedDialect, type StatementListener } from "./statement-log.ts";
 
 export type Db = Kysely<Database>;
 
@@ -18,10 +19,14 @@ export interface DbOptions {
   dataDir: string;
   /** Pool size for a PostgreSQL server. */
   maxConnections?: number;
+  /** Told every statement the handle sends (tests and benches count and replay them). */
+  onStatement?: StatementListener;
 }
 
 /** Opens a Kysely handle on PostgreSQL (postgres.js) or the embedded PGlite. */
 export function createDb(options: DbOptions): Db {
+  const logged = (dialect: Dialect) =>
+    options.onStatement ? loggedDialect(dialect, options.onStatement) : dialect;
   if (options.databaseUrl) {
     const sql = postgres(options.databaseUrl, {
       max: options.maxConnections ?? 10,
@@ -45,7 +50,7 @@ export function createDb(options: DbOptions): Db {
       },
     });
     return new Kysely<Database>({
-      dialect: new PostgresJSDialect({ postgres: guardReservedConnections(sql) }),
+      dialect: logged(new PostgresJSDialect({ postgres: guardReservedConnections(sql) })),
     });
   }
   mkdirSync(options.dataDir, { recursive: true });
@@ -54,7 +59,7 @@ export function createDb(options: DbOptions): Db {
     parsers: { [types.INT8]: (v: string) => Number(v) },
     extensions: PGLITE_EXTENSIONS,
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Database>({ dialect: logged(new PGliteDialect({ pglite })) });
   const destroy = db.destroy.bind(db);
   db.destroy = async () => {
     await destroy();

@@ -300,12 +300,28 @@ export interface ApiKeysTable {
   revoked_at: Date | null;
 }
 
-/** Successful orders summed per Singapore day, reseller and package; written only by triggers. */
+/**
+ * Successful orders summed per Singapore day, reseller and package, as far as the job runner has
+ * folded dashboard_changes into it (rollUpDashboard); written by nothing else.
+ */
 export interface DashboardDailyTable {
   day: Date;
   reseller_id: string | null;
   package: string | null;
   orders: ColumnType<string, never, never>;
+  amount_cents: ColumnType<string, never, never>;
+  cost: ColumnType<string, never, never>;
+}
+
+/**
+ * Signed lines (±1 order, ±amount, ±cost) that triggers on orders append when a write moves an
+ * order into or out of the successful totals (migration 0017); folded away by rollUpDashboard.
+ */
+export interface DashboardChangesTable {
+  day: Date;
+  reseller_id: string | null;
+  package: string | null;
+  orders: ColumnType<number, never, never>;
   amount_cents: ColumnType<string, never, never>;
   cost: ColumnType<string, never, never>;
 }
@@ -384,6 +400,7 @@ export interface Database {
   payment_events: PaymentEventsTable;
   audit_log: AuditLogTable;
   dashboard_daily: DashboardDailyTable;
+  dashboard_changes: DashboardChangesTable;
   api_keys: ApiKeysTable;
   reseller_webhooks: ResellerWebhooksTable;
   webhook_events: WebhookEventsTable;

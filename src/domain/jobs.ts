@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import type { Database } from "../db/schema.ts";
 import {
   claimDueJobs,
-  completeJob,
+  completeJobs,
   enqueueJob,
   failAbandonedJobs,
   failJob,
@@ -59,8 +59,11 @@ export interface JobRunner {
    * (after an order commits).
    */
   kick(...kinds: string[]): void;
-  /** One pass over due jobs of every kind (and the abandoned ones); returns how many ran. */
-  runOnce(): Promise<number>;
+  /**
+   * One pass over due jobs of `kinds`, as a kick of them would run it; without kinds, of every
+   * kind and the abandoned ones too. Returns how many ran.
+   */
+  runOnce(...kinds: string[]): Promise<number>;
 }
 
 const KICK_KEY = Symbol.for("topup.jobs.kick");
@@ -104,11 +107,20 @@ interface Lane {
   exhausted?: JobKind["exhausted"];
   /** The jobs of this kind running now. */
   running: Set<Promise<void>>;
+  /** Jobs that finished, marked done by the lane's next claim (or when the runner stops). */
+  finished: number[];
   /** A claim is under way (`claim`, which starts the jobs it claims); `again` asks for another. */
   claiming: boolean;
   claim?: Promise<unknown>;
   again: boolean;
   timer?: ReturnType<typeof setTimeout>;
+}
+
+/** Work a runner repeats on a timer, not queued (folding the dashboard's change lines). */
+export interface PeriodicTask {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
 }
 
 /** How often a runner looks for jobs whose last attempt's worker died (failAbandonedJobs). */
@@ -134,6 +146,8 @@ export function createJobRunner(
     leaseSeconds?: number;
     /** Where problems go (tests); the process's logger when not given. */
     log?: (line: string) => void;
+    /** Work done every `everyMs` while the runner runs (one run at a time), beside the jobs. */
+    periodic?: PeriodicTask[];
   },
 ): JobRunner {
   const interval = options.intervalMs ?? 1000;
@@ -144,6 +158,7 @@ export function createJobRunner(
     handler: typeof handler === "function" ? handler : handler.run,
     exhausted: typeof handler === "function" ? undefined : handler.exhausted,
     running: new Set(),
+    finished: [],
     claiming: false,
     again: false,
   }));
@@ -151,6 +166,11 @@ export function createJobRunner(
   let lastClaimAt = 0;
   let sweepTimer: ReturnType<typeof setInterval> | undefined;
   let sweeping: Promise<void> | undefined;
+  const periodic = (options.periodic ?? []).map((task) => ({
+    task,
+    timer: undefined as ReturnType<typeof setInterval> | undefined,
+    running: undefined as Promise<void> | undefined,
+  }));
 
   /** The attempt did not finish the job: run it again later, or give up after its last attempt. */
   async function release(lane: Lane | undefined, job: JobRow, error: string): Promise<void> {
@@ -174,7 +194,7 @@ export function createJobRunner(
       let outcome: "done" | "retry" | "failed" = "done";
       let error: string | undefined;
       try {
-        if (await lane.handler(job.payload)) await completeJob(db, job.id);
+        if (await lane.handler(job.payload)) lane.finished.push(job.id);
         else {
           error = "uncertain outcome";
           outcome = job.attempts < job.max_attempts ? "retry" : "failed";
@@ -210,17 +230,26 @@ export function createJobRunner(
     }
   }
 
-  /** Claims due jobs of the lane's kind into its free slots and starts them; returns them. */
+  /**
+   * Marks the lane's finished jobs done and claims due jobs of its kind into its free slots, in
+   * one statement, and starts them; returns them. Finished jobs whose statement failed are kept
+   * for the next one.
+   */
   async function fill(lane: Lane): Promise<Promise<void>[]> {
     const free = concurrency - lane.running.size;
     if (free <= 0) return [];
+    const finished = lane.finished.splice(0);
     const jobs = await claimDueJobs(
       db,
       options.worker,
       free,
       options.leaseSeconds ?? 60,
       lane.kind,
-    );
+      finished,
+    ).catch((error) => {
+      lane.finished.push(...finished);
+      throw error;
+    });
     return jobs.map((job) => {
       const run: Promise<void> = runJob(lane, job).finally(() => {
         lane.running.delete(run);
@@ -283,6 +312,13 @@ export function createJobRunner(
           .catch((e) => log(`job runner: ${e instanceof Error ? e.message : e}`))
           .finally(() => sweeping = undefined);
       }, ABANDONED_SWEEP_MS);
+      for (const p of periodic) {
+        p.timer = setInterval(() => {
+          p.running ??= p.task.run().then(() => {})
+            .catch((e) => log(`${p.task.name}: ${e instanceof Error ? e.message : e}`))
+            .finally(() => p.running = undefined);
+        }, p.task.everyMs);
+      }
       kick();
     },
     async stop() {
@@ -291,6 +327,8 @@ export function createJobRunner(
       if (g[RUNNER_KEY]?.alive === alive) g[RUNNER_KEY] = undefined;
       clearInterval(sweepTimer);
       await sweeping;
+      for (const p of periodic) clearInterval(p.timer);
+      await Promise.all(periodic.map((p) => p.running));
       for (const lane of lanes) clearTimeout(lane.timer);
       // A claim under way starts the jobs it claims after this point: wait for claims and jobs
       // until none is left, so nothing touches the database once stop resolves.
@@ -298,15 +336,18 @@ export function createJobRunner(
         const pending = lanes.flatMap((
           lane,
         ) => [...(lane.claim ? [lane.claim] : []), ...lane.running]);
-        if (!pending.length) return;
+        if (!pending.length) break;
         await Promise.allSettled(pending);
       }
+      await completeJobs(db, lanes.flatMap((lane) => lane.finished.splice(0)));
     },
     kick,
-    async runOnce() {
-      await sweepAbandoned();
-      const started = (await Promise.all(lanes.map(fill))).flat();
+    async runOnce(...kinds) {
+      if (!kinds.length) await sweepAbandoned();
+      const chosen = kinds.length ? lanes.filter((lane) => kinds.includes(lane.kind)) : lanes;
+      const started = (await Promise.all(chosen.map(fill))).flat();
       await Promise.all(started);
+      await completeJobs(db, chosen.flatMap((lane) => lane.finished.splice(0)));
       return started.length;
     },
   };

@@ -36,9 +36,17 @@ export async function handlePlaceOrder(
     const b = await readJson(request, MoogoldOrderInput);
     input = { ...common, ...b, clientAmount: b.amount };
   }
+  // The session's reseller, read with the session for this request, is not read again (the
+  // body's own `reseller` field, which the spec's clients send, is never trusted).
+  const ordering = {
+    id: reseller._id,
+    name: reseller.name,
+    markup: reseller.markup,
+    disable_discounts: reseller.disableDiscounts,
+  };
   const result = await placeResellerOrder(
     { db: locals.app.db, suppliers: locals.app.suppliers() },
-    input,
+    { ...input, knownReseller: ordering },
     key,
   );
   kickJobs(SUPPLIER_CREATE_JOB);

@@ -1,10 +1,17 @@
 // The dashboard's figures against a fixture computed by hand (tests/helpers/dashboard-fixture.ts),
 // on PGlite and PostgreSQL: window edges, the 4 Apr 2025 start, exclusions as admin settings, and
-// only successful orders counted.
+// only successful orders counted; and the daily totals against a recount after seeded writes, with
+// the job runner's fold (rollUpDashboard) before, between and after them.
 import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { seedDashboardFixture } from "../helpers/dashboard-fixture.ts";
-import { readDashboard, saveDashboardExclusions } from "../../src/domain/admin/dashboard.ts";
+import {
+  readDashboard,
+  rollUpDashboard,
+  saveDashboardExclusions,
+} from "../../src/domain/admin/dashboard.ts";
+import { checkDashboardTotals } from "../../src/domain/ledger/invariants.ts";
+import { createSeededRandom } from "../../src/integrations/simulator-kit.ts";
 import type { DashboardFigures } from "../../src/shared/dashboard-types.ts";
 
 const backend = testBackend();
@@ -144,6 +151,73 @@ Deno.test({
             after: { excludedAccounts: ["internal ONE"], hiddenResellerNames: ["HIDDEN SHOP"] },
           });
         });
+      });
+    } finally {
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name: `[dashboard:${backend}] after seeded writes the figures equal a recount, folded or not`,
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    try {
+      await withHandle(tdb, async (db) => {
+        const { alpha, bravo } = await seedDashboardFixture(db, NOW);
+        const before = await readDashboard(db, NOW);
+        assert.ok(await rollUpDashboard(db) > 0, "the fixture's successful orders left lines");
+        assert.deepEqual(await readDashboard(db, NOW), before, "folding changes no figure");
+        assert.equal(await rollUpDashboard(db), 0, "a fold takes each line once");
+
+        // Seed 7: orders placed over 40 days, moved between statuses, repriced, re-dated, deleted.
+        const random = createSeededRandom(7);
+        const int = (n: number) => Math.floor(random() * n);
+        const statuses = ["new", "pending", "successful", "error"];
+        const ids: string[] = [];
+        for (let round = 0; round < 6; round++) {
+          for (let i = 0; i < 30; i++) {
+            const id = `SEED-${round}-${i}`;
+            ids.push(id);
+            await db.insertInto("orders").values({
+              id,
+              buyer_type: "reseller",
+              status: statuses[int(4)],
+              reseller_id: [alpha, bravo][int(2)],
+              game: "Mobile Legends",
+              package: ["mlbb", "mlbb_special", null][int(3)],
+              item: "Seeded item",
+              denom: "1",
+              user_id: "12345678",
+              amount_cents: 100 + int(5000),
+              cost: `${int(4000)}.${int(10000)}`,
+              supplier: "elephant",
+              created_at: new Date(NOW.getTime() - int(40 * 24) * 3_600_000 - int(3_600_000)),
+            }).execute();
+          }
+          for (let i = 0; i < 40; i++) {
+            const id = ids[int(ids.length)];
+            const change = int(4);
+            const q = db.updateTable("orders").where("id", "=", id);
+            if (change === 0) await q.set({ status: statuses[int(4)] }).execute();
+            else if (change === 1) await q.set({ amount_cents: 100 + int(5000) }).execute();
+            else if (change === 2) {
+              await q.set({ created_at: new Date(NOW.getTime() - int(40 * 24) * 3_600_000) })
+                .execute();
+            } else await db.deleteFrom("orders").where("id", "=", id).execute();
+          }
+          assert.deepEqual(await checkDashboardTotals(db), [], `round ${round}, not folded`);
+          if (round % 2 === 0) await rollUpDashboard(db);
+          assert.deepEqual(await checkDashboardTotals(db), [], `round ${round}`);
+        }
+        const unfolded = await readDashboard(db, NOW);
+        await rollUpDashboard(db);
+        assert.deepEqual(await readDashboard(db, NOW), unfolded);
+        assert.equal(
+          await db.selectFrom("dashboard_changes").select("day").execute().then((r) => r.length),
+          0,
+        );
       });
     } finally {
       await tdb.drop();

@@ -197,6 +197,46 @@ Deno.test({
           );
         });
 
+        await t.step("dashboard: daily totals that differ from a recount", async () => {
+          const day = new Date("2026-01-01T16:00:00Z");
+          assert.deepEqual(
+            named(
+              await plant(
+                db,
+                (trx) =>
+                  sql`INSERT INTO dashboard_daily (day, reseller_id, package, orders, amount_cents,
+                  cost) VALUES (${day}, ${reseller._id}, 'mlbb', 1, 500, 1)`.execute(trx),
+              ),
+            ),
+            ["dashboard: daily totals 1 500 1, recount none"],
+          );
+          const { amount_cents } = await db.selectFrom("orders").select("amount_cents")
+            .where("id", "=", unsent).executeTakeFirstOrThrow();
+          assert.deepEqual(
+            named(
+              await plant(db, async (trx) => {
+                await trx.updateTable("orders").set({ status: "successful" })
+                  .where("id", "=", unsent).execute();
+                await trx.deleteFrom("dashboard_changes").execute();
+              }),
+            ),
+            [`dashboard: daily totals none, recount 1 ${amount_cents} ${
+              (await db.selectFrom("orders").select("cost").where("id", "=", unsent)
+                .executeTakeFirstOrThrow()).cost
+            }`],
+          );
+          assert.deepEqual(
+            await plant(
+              db,
+              (trx) =>
+                trx.updateTable("orders").set({ status: "successful" }).where("id", "=", unsent)
+                  .execute(),
+            ),
+            [],
+            "the line the delivery appended counts at once",
+          );
+        });
+
         await t.step(
           "supplier sends: one order twice, at the wrong supplier, unnamed",
           async () => {

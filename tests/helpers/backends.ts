@@ -1,6 +1,7 @@
 import { cp } from "node:fs/promises";
 import postgres from "postgres";
 import { createDb, type Db, migrateToLatest } from "../../src/db/client.ts";
+import type { StatementListener } from "../../src/db/statement-log.ts";
 import { checkLedger } from "../../src/domain/ledger/ledger.ts";
 
 export type Backend = "pglite" | "postgres";
@@ -16,8 +17,11 @@ export interface TestDatabase {
   backend: Backend;
   /** Environment for a server or CLI process using this database. */
   env: Record<string, string>;
-  /** Opens a handle (close it before a server process opens the same PGlite folder). */
-  open(): Db;
+  /**
+   * Opens a handle (close it before a server process opens the same PGlite folder), telling
+   * `onStatement` each statement it sends when given.
+   */
+  open(onStatement?: StatementListener): Db;
   /** Checks the money invariant (every test ends with sound ledgers), then deletes the database. */
   drop(): Promise<void>;
 }
@@ -98,26 +102,30 @@ export async function createPostgresDatabase(
   };
 }
 
-/** A fresh, migrated, empty database: a temporary PGlite folder or a new PostgreSQL database. */
+/**
+ * A fresh, migrated, empty database: a temporary PGlite folder or a new PostgreSQL database.
+ * `migrate: false` leaves it empty, for another revision's code to migrate (a bench's "before").
+ */
 export async function createTestDatabase(
   backend: Backend = testBackend(),
+  { migrate = true }: { migrate?: boolean } = {},
 ): Promise<TestDatabase> {
   if (backend === "pglite") {
     const dataDir = await Deno.makeTempDir({ prefix: "topup-test-" });
-    await cp(await pgliteTemplate(), dataDir, { recursive: true });
+    if (migrate) await cp(await pgliteTemplate(), dataDir, { recursive: true });
     return {
       backend,
       env: { DATA_DIR: dataDir },
-      open: () => createDb({ dataDir }),
+      open: (onStatement) => createDb({ dataDir, onStatement }),
       drop: async () => {
         await assertLedgerSound(createDb({ dataDir }));
         await Deno.remove(dataDir, { recursive: true });
       },
     };
   }
-  const template = Deno.env.get("TEST_POSTGRES_TEMPLATE");
+  const template = migrate ? Deno.env.get("TEST_POSTGRES_TEMPLATE") : undefined;
   const { databaseUrl, dropDatabase } = await createPostgresDatabase("topup_test", template);
-  if (!template) {
+  if (migrate && !template) {
     const db = createDb({ databaseUrl, dataDir: "", maxConnections: 2 });
     await migrateToLatest(db);
     await db.destroy();
@@ -125,7 +133,7 @@ export async function createTestDatabase(
   return {
     backend,
     env: { DATABASE_URL: databaseUrl, DATA_DIR: "/nonexistent" },
-    open: () => createDb({ databaseUrl, dataDir: "", maxConnections: 20 }),
+    open: (onStatement) => createDb({ databaseUrl, dataDir: "", maxConnections: 20, onStatement }),
     drop: async () => {
       await assertLedgerSound(createDb({ databaseUrl, dataDir: "", maxConnections: 1 }));
       await dropDatabase();

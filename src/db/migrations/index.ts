@@ -13,11 +13,12 @@ import * as m0011 from "./0011_add_session_enrolment_secret.ts";
 import * as m0012 from "./0012_add_login_attempt_time.ts";
 import * as m0013 from "./0013_index_pending_resends.ts";
 import * as m0014 from "./0014_add_game_hidden_consumer.ts";
+import * as m0015 from "./0015_add_job_request_id.ts";
 import * as m0016 from "./0016_create_operations_watch.ts";
+import * as m0017 from "./0017_roll_up_dashboard.ts";
+import * as m0018 from "./0018_index_unpaid_consumer_orders.ts";
 import * as m0019 from "./0019_store_idempotent_answer_text.ts";
 import * as m0020 from "./0020_index_live_supplier_attempts.ts";
-import * as m0018 from "./0018_index_unpaid_consumer_orders.ts";
-import * as m0015 from "./0015_add_job_request_id.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -35,9 +36,10 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0012_add_login_attempt_time": m0012,
   "0013_index_pending_resends": m0013,
   "0014_add_game_hidden_consumer": m0014,
+  "0015_add_job_request_id": m0015,
   "0016_create_operations_watch": m0016,
+  "0017_roll_up_dashboard": m0017,
+  "0018_index_unpaid_consumer_orders": m0018,
   "0019_store_idempotent_answer_text": m0019,
   "0020_index_live_supplier_attempts": m0020,
-  "0018_index_unpaid_consumer_orders": m0018,
-  "0015_add_job_request_id": m0015,
 };

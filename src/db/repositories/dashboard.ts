@@ -1,8 +1,9 @@
 // The admin dashboard's sums (spec §2 Dashboard, §9), all in SQL: no order row is loaded into the
-// app. Whole days come from dashboard_daily (kept by triggers on orders, migration 0005); the
-// partial days at a window's ends come from the successful orders themselves, over the partial
-// index orders_dashboard. So a view costs a few thousand daily rows plus at most two days of
-// orders, whatever the number of orders ever placed.
+// app. Whole days come from dashboard_daily plus the dashboard_changes lines the job runner has not
+// folded into it yet (migration 0017; rollUpDashboard folds them); the partial days at a window's
+// ends come from the successful orders themselves, over the partial index orders_dashboard. So a
+// view costs a few thousand daily rows, the last fold interval's lines and at most two days of
+// orders, whatever the number of orders ever placed; and it is exact whenever it is read.
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../client.ts";
 
@@ -50,6 +51,47 @@ function notExcluded(excludedAccounts: string[]): RawBuilder<unknown> {
     SELECT id FROM resellers WHERE lower(name) IN (${sql.join(names)})))`;
 }
 
+/** The daily totals: the folded rows and the lines not folded yet (a day may be in both). */
+export const DAILY =
+  sql`(SELECT day, reseller_id, package, orders, amount_cents, cost FROM dashboard_daily
+  UNION ALL
+  SELECT day, reseller_id, package, orders, amount_cents, cost FROM dashboard_changes) AS daily`;
+
+/**
+ * Folds every change line this statement sees into dashboard_daily and deletes it, in one
+ * statement, so a line is counted in exactly one of the two at every moment. Lines of
+ * transactions still open stay for the next fold; two folds at once never take the same line
+ * (the second waits on the first's deleted rows and then skips them). Returns the lines folded.
+ */
+export async function foldDashboardChanges(db: Db): Promise<number> {
+  const { rows } = await sql<{ lines: number | string }>`
+    WITH folded AS (
+      DELETE FROM dashboard_changes
+      RETURNING day, reseller_id, package, orders, amount_cents, cost
+    ), sums AS (
+      SELECT day, reseller_id, package, sum(orders) AS orders,
+        sum(amount_cents) AS amount_cents, sum(cost) AS cost, count(*) AS lines
+      FROM folded GROUP BY day, reseller_id, package
+    ), upsert AS (
+      INSERT INTO dashboard_daily AS d (day, reseller_id, package, orders, amount_cents, cost)
+      SELECT day, reseller_id, package, orders, amount_cents, cost FROM sums
+      ORDER BY day, reseller_id, package
+      ON CONFLICT (day, (coalesce(reseller_id::text, '')), (coalesce(package, '')))
+      DO UPDATE SET orders = d.orders + EXCLUDED.orders,
+        amount_cents = d.amount_cents + EXCLUDED.amount_cents, cost = d.cost + EXCLUDED.cost
+    )
+    SELECT coalesce(sum(lines), 0)::int AS lines FROM sums`.execute(db);
+  return Number(rows[0].lines);
+}
+
+/**
+ * Reclaims the folded lines' space: the dashboard scans the whole log, dead lines too, and PGlite
+ * runs no autovacuum (PostgreSQL's would get to it later).
+ */
+export async function vacuumDashboardChanges(db: Db): Promise<void> {
+  await sql`VACUUM dashboard_changes`.execute(db);
+}
+
 function inRange(column: RawBuilder<unknown>, r: Range): RawBuilder<unknown> {
   return sql`(${column} >= ${r.from} AND ${column} < ${r.to})`;
 }
@@ -93,7 +135,7 @@ export async function sumOrderWindows(
   const { rows } = await sql<Record<string, unknown>>`
     WITH parts AS (
       SELECT 'day' AS kind, day AS at, reseller_id, package, orders AS n, amount_cents, cost
-      FROM dashboard_daily
+      FROM ${DAILY}
       WHERE ${anyOf(dayRanges.map((r) => inRange(sql`day`, r)))}
         AND ${notExcluded(excludedAccounts)}
       UNION ALL
@@ -123,7 +165,7 @@ export async function sumOrderWindows(
   });
 }
 
-/** Sums per whole day from the daily rows, for days starting in `days`, oldest first. */
+/** Sums per whole day from the daily totals, for days starting in `days`, oldest first. */
 export async function sumDays(
   db: Db,
   excludedAccounts: string[],
@@ -132,7 +174,7 @@ export async function sumDays(
   const { rows } = await sql<Record<string, unknown>>`
     SELECT day AS start, sum(orders)::text AS b_n, sum(amount_cents)::text AS b_amount,
       sum(cost)::text AS b_cost
-    FROM dashboard_daily
+    FROM ${DAILY}
     WHERE ${inRange(sql`day`, days)} AND ${notExcluded(excludedAccounts)}
     GROUP BY day ORDER BY day`.execute(db);
   return rows.map((row) => ({

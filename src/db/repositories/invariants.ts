@@ -2,6 +2,7 @@
 // one invariant judges, for every row at once, so `ledger check` and the simulation ask the same.
 import { sql } from "kysely";
 import type { Db } from "../client.ts";
+import { DAILY } from "./dashboard.ts";
 
 /** A reseller order with the balance rows that name it. */
 export interface DebitedOrderFacts {
@@ -60,6 +61,47 @@ export async function listPaidConsumerOrderFacts(
     paid_events: Number(r.paid_events),
     confirmations: Number(r.confirmations),
   }));
+}
+
+/**
+ * The successful orders per Singapore day, reseller and package twice: as the dashboard reads them
+ * (`daily`) and counted again from every order (`recount`); only the groups where they differ.
+ */
+export async function listDashboardDrift(db: Db): Promise<
+  {
+    day: Date;
+    reseller_id: string | null;
+    package: string | null;
+    daily: string;
+    recount: string;
+  }[]
+> {
+  const { rows } = await sql<
+    {
+      day: Date;
+      reseller_id: string | null;
+      package: string | null;
+      daily: string;
+      recount: string;
+    }
+  >`
+    WITH daily AS (
+      SELECT day, reseller_id, package, sum(orders) AS n, sum(amount_cents) AS amount,
+        sum(cost) AS cost
+      FROM ${DAILY} GROUP BY day, reseller_id, package
+      HAVING sum(orders) <> 0 OR sum(amount_cents) <> 0 OR sum(cost) <> 0
+    ), recount AS (
+      SELECT date_bin('1 day', created_at, '1970-01-01 00:00:00+08') AS day, reseller_id, package,
+        count(*) AS n, sum(amount_cents) AS amount, sum(cost) AS cost
+      FROM orders WHERE status = 'successful' GROUP BY 1, 2, 3
+    )
+    SELECT coalesce(d.day, r.day) AS day, coalesce(d.reseller_id, r.reseller_id) AS reseller_id,
+      coalesce(d.package, r.package) AS package,
+      concat_ws(' ', d.n, d.amount, d.cost) AS daily, concat_ws(' ', r.n, r.amount, r.cost) AS recount
+    FROM daily d FULL JOIN recount r ON d.day = r.day
+      AND d.reseller_id IS NOT DISTINCT FROM r.reseller_id AND d.package IS NOT DISTINCT FROM r.package
+    WHERE (d.n, d.amount, d.cost) IS DISTINCT FROM (r.n, r.amount, r.cost)`.execute(db);
+  return rows;
 }
 
 /** Every order id with its supplier, to match what the suppliers received. */

@@ -35,9 +35,14 @@ export async function enqueueJob(trx: Transaction<Database> | Db, job: NewJob): 
   await trx.insertInto("jobs").values(jobValues(job)).execute();
 }
 
+/** A list of job ids as one array parameter (text, so both drivers pass it alike). */
+const idArray = (ids: number[]) => sql`${`{${ids.join(",")}}`}::bigint[]`;
+
 /**
- * Claims up to `limit` due jobs of `kind` for `worker` with FOR UPDATE SKIP LOCKED, so any number
- * of app instances share the queue; a claim expires after `leaseSeconds` if its worker dies.
+ * Marks `done` jobs done and claims up to `limit` due jobs of `kind` for `worker`, in one
+ * statement: a runner hands back the jobs it finished when it takes the next ones. FOR UPDATE
+ * SKIP LOCKED lets any number of app instances and workers share the queue; a claim expires
+ * after `leaseSeconds` if its worker dies.
  */
 export async function claimDueJobs(
   db: Db,
@@ -45,9 +50,15 @@ export async function claimDueJobs(
   limit: number,
   leaseSeconds: number,
   kind: string,
+  done: number[] = [],
 ): Promise<JobRow[]> {
+  const finish = done.length
+    ? sql`WITH done AS (
+        UPDATE jobs SET done_at = now(), locked_until = NULL WHERE id = ANY(${idArray(done)})
+      ) `
+    : sql``;
   const rows = await sql<JobRow>`
-    UPDATE jobs SET locked_by = ${worker},
+    ${finish}UPDATE jobs SET locked_by = ${worker},
       locked_until = now() + make_interval(secs => ${leaseSeconds}),
       attempts = attempts + 1
     WHERE id IN (
@@ -62,9 +73,11 @@ export async function claimDueJobs(
   return rows.rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-export async function completeJob(db: Db, id: number): Promise<void> {
-  await db.updateTable("jobs").set({ done_at: new Date(), locked_until: null }).where("id", "=", id)
-    .execute();
+/** Marks jobs done (those a runner finished with no next claim to hand them back with). */
+export async function completeJobs(db: Db, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await sql`UPDATE jobs SET done_at = now(), locked_until = NULL WHERE id = ANY(${idArray(ids)})`
+    .execute(db);
 }
 
 /** Releases a job to run again at `retryAt`, keeping the error for operators. */

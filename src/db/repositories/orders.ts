@@ -95,6 +95,52 @@ export async function transitionOrder(
     .executeTakeFirst();
 }
 
+/** A webhook event to queue with an order's move, and the job that delivers it. */
+export interface OrderMoveEvent {
+  id: string;
+  type: string;
+  body: string;
+  job: { kind: string; payload: Record<string, unknown> };
+}
+
+/**
+ * `transitionOrder` and, only if it moved the order and its reseller has a webhook, `events` and
+ * their delivery jobs, in one statement (one round trip, no explicit transaction): an event
+ * exists exactly when its change does. Returns the order as moved, or undefined.
+ */
+export async function transitionOrderWithEvents(
+  db: Handle,
+  id: string,
+  from: readonly string[],
+  changes: { status: string; last_error?: string | null },
+  events: OrderMoveEvent[],
+): Promise<OrderRow | undefined> {
+  const set = { ...changes, review_since: null, review_reason: null, updated_at: new Date() };
+  const { rows } = await sql<OrderRow>`
+    WITH moved AS (
+      UPDATE orders SET ${
+    sql.join(Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value}`))
+  }
+      WHERE id = ${id} AND status IN (${sql.join([...from])})
+      RETURNING *
+    ), events AS (
+      INSERT INTO webhook_events (id, reseller_id, type, order_id, body)
+      SELECT e.id, w.reseller_id, e.type, moved.id, e.body
+      FROM moved JOIN reseller_webhooks w ON w.reseller_id = moved.reseller_id,
+        jsonb_to_recordset(${JSON.stringify(events)}::text::jsonb)
+          AS e(id uuid, type text, body text, job jsonb)
+      RETURNING id
+    ), jobs AS (
+      INSERT INTO jobs (kind, payload, run_at)
+      SELECT e.job ->> 'kind', e.job -> 'payload', now()
+      FROM jsonb_to_recordset(${JSON.stringify(events)}::text::jsonb)
+          AS e(id uuid, type text, body text, job jsonb)
+      WHERE e.id IN (SELECT id FROM events)
+    )
+    SELECT * FROM moved`.execute(db);
+  return rows[0];
+}
+
 /**
  * Puts an order still in one of `open` in Needs review with `reason` (shown as its last error
  * too); the order, or undefined when it was already there or has moved on (so whoever is told

@@ -4,11 +4,13 @@
 // (src/db/repositories/dashboard.ts); this module turns them into money figures and pictures.
 import type { Db } from "../../db/client.ts";
 import {
+  foldDashboardChanges,
   listDashboardResellers,
   type OrderSums,
   sumDays,
   sumOrderBuckets,
   sumOrderWindows,
+  vacuumDashboardChanges,
   type WindowParts,
 } from "../../db/repositories/dashboard.ts";
 import { getSetting, putSetting } from "../../db/repositories/settings.ts";
@@ -21,6 +23,7 @@ import type {
   DashboardWindowKey,
 } from "../../shared/dashboard-types.ts";
 import { auditActor, type OperatorActor } from "../actor.ts";
+import type { PeriodicTask } from "../jobs.ts";
 import { CHART_GOLD, CHART_GREEN, renderBarChart } from "./dashboard-charts.ts";
 import { readAlertSettings } from "../operations/alert-settings.ts";
 import { supplierBalances } from "../operations/balances.ts";
@@ -57,6 +60,29 @@ export const DASHBOARD_PACKAGES = [
 /** Days of the revenue chart and hours of the orders chart. */
 export const CHART_DAYS = 30;
 export const CHART_HOURS = 24;
+
+/**
+ * How often a job runner folds the dashboard's change lines into the daily totals. The figures
+ * never wait for it (the dashboard reads the lines not folded yet too); it bounds how many lines
+ * a view sums: at most this interval's deliveries, and its status changes of older orders.
+ */
+export const DASHBOARD_ROLLUP_MS = 10_000;
+
+/**
+ * Folds the change lines that orders' writes appended into the daily totals (one statement), then
+ * vacuums the log when it folded any, so a view never scans dead lines; returns how many were
+ * folded. Any number of runners may fold at once.
+ */
+export async function rollUpDashboard(db: Db): Promise<number> {
+  const lines = await foldDashboardChanges(db);
+  if (lines > 0 && !db.isTransaction) await vacuumDashboardChanges(db);
+  return lines;
+}
+
+/** The job runner's periodic fold of the dashboard's change lines. */
+export function dashboardRollup(db: Db): PeriodicTask {
+  return { name: "dashboard rollup", everyMs: DASHBOARD_ROLLUP_MS, run: () => rollUpDashboard(db) };
+}
 
 const NO_EXCLUSIONS: DashboardExclusions = { excludedAccounts: [], hiddenResellerNames: [] };
 

@@ -8,10 +8,13 @@
 //   counts by our reference, when they are reachable);
 // - consumer delivery: a paid consumer order is delivered, visibly in error, or has a job at work;
 // - consumer payment: no consumer order is paid without exactly one verified payment event or
-//   admin confirmation.
+//   admin confirmation;
+// - dashboard: the daily totals the dashboard reads (folded rows plus the change lines not folded
+//   yet) equal the successful orders counted again, per day, reseller and package.
 import type { Db } from "../../db/client.ts";
 import {
   inSnapshot,
+  listDashboardDrift,
   listDebitedOrderFacts,
   listOrderSuppliers,
   listPaidConsumerOrderFacts,
@@ -25,7 +28,8 @@ export type InvariantName =
   | "debited orders"
   | "supplier sends"
   | "consumer delivery"
-  | "consumer payment";
+  | "consumer payment"
+  | "dashboard";
 
 /** One broken invariant, about one reseller, order or reference. */
 export interface InvariantViolation {
@@ -114,6 +118,17 @@ export async function checkSupplierSends(
   return violations;
 }
 
+/** The dashboard's daily totals against a recount of the successful orders. */
+export async function checkDashboardTotals(db: Db): Promise<InvariantViolation[]> {
+  return (await listDashboardDrift(db)).map((g) => ({
+    invariant: "dashboard",
+    subject: `${new Date(g.day).toISOString()} ${g.reseller_id ?? "consumers"} ${
+      g.package ?? "(no package)"
+    }`,
+    problem: `daily totals ${g.daily || "none"}, recount ${g.recount || "none"}`,
+  }));
+}
+
 /**
  * Every invariant; the supplier one only when the simulators' counts are given (a live supplier
  * does not tell us what it received).
@@ -138,6 +153,7 @@ async function allViolations(
     ...ledger,
     ...await checkDebitedOrders(db),
     ...await checkConsumerOrders(db),
+    ...await checkDashboardTotals(db),
     ...supplierCounts ? await checkSupplierSends(db, supplierCounts) : [],
   ];
 }

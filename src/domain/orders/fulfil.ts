@@ -6,6 +6,7 @@ import {
   noteOrderError,
   OPEN_RESELLER_STATUSES,
   transitionOrder,
+  transitionOrderWithEvents,
 } from "../../db/repositories/orders.ts";
 import { findSupplierGameId } from "../../db/repositories/games.ts";
 import { queueJob } from "../jobs.ts";
@@ -21,7 +22,7 @@ import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetc
 import { refundOrderAmount } from "../ledger/ledger.ts";
 import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
-import { queueOrderEvents } from "../resellers/webhooks.ts";
+import { orderEvents, queueOrderEvents } from "../resellers/webhooks.ts";
 import { SUPPLIER_STATUS_JOB } from "./place.ts";
 import { sendOrderToReview } from "./review.ts";
 import { countOrderStep } from "./order-metrics.ts";
@@ -327,8 +328,32 @@ async function applyVerdict(
     await deliverConsumerOrder(db, order.id, siteUrl);
     return undefined;
   }
-  return await db.transaction().execute((trx) =>
-    markResellerOrderSuccessfulIn(trx, order.id, ["pending"])
+  // Moved by someone else meanwhile: the event's body comes from the row the update returns.
+  if (!atStage) {
+    return await db.transaction().execute((trx) =>
+      markResellerOrderSuccessfulIn(trx, order.id, ["pending"])
+    );
+  }
+  return await markResellerOrderSuccessful(db, atStage, ["pending"]);
+}
+
+/**
+ * `markResellerOrderSuccessfulIn` in one statement of its own, for a worker that holds the order
+ * as it stands (`order`, read or returned by its last update): the event's body is that order
+ * delivered, written only if the move happens and the reseller has a webhook.
+ */
+async function markResellerOrderSuccessful(
+  db: Db,
+  order: OrderRow,
+  from: readonly string[],
+): Promise<OrderRow | undefined> {
+  const delivered = { ...order, status: "successful", last_error: null };
+  return await transitionOrderWithEvents(
+    db,
+    order.id,
+    from,
+    { status: "successful", last_error: null },
+    orderEvents(delivered, ["order.successful"]),
   );
 }
 

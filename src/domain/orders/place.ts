@@ -31,10 +31,24 @@ export const SUPPLIER_CREATE_JOB = "order.supplier_create";
 /** Asks the supplier about an accepted consumer order until it is delivered or failed. */
 export const SUPPLIER_STATUS_JOB = "order.supplier_status";
 
+/** What placing an order needs to know of its reseller. */
+export interface OrderingReseller {
+  id: string;
+  name: string;
+  markup: Record<string, number>;
+  disable_discounts: boolean;
+}
+
 /** What a reseller asks for; `clientAmount` is only compared, never charged. */
 export interface PlaceOrderInput {
   kind: "mlbb" | "elephant" | "monkey";
   resellerId: string;
+  /**
+   * The reseller as the caller read it for this request (the signed-in session's), so it is not
+   * read again; absent, it is read by `resellerId`. Its balance is never taken from here: the
+   * debit is conditional on the row itself.
+   */
+  knownReseller?: OrderingReseller;
   /** Reseller may order hidden games (PRIVILEGED_RESELLERS). */
   seesHiddenGames: boolean;
   /** EliteDias game code (elephant). */
@@ -201,8 +215,8 @@ export async function placeResellerOrder(
   input: PlaceOrderInput,
   idempotencyKey?: string,
 ): Promise<PlaceOrderResult> {
-  const reseller = await findResellerPublicById(ctx.db, input.resellerId);
-  if (!reseller) throw new NotFoundError("Reseller not found");
+  const reseller = input.knownReseller ?? await findResellerPublicById(ctx.db, input.resellerId);
+  if (!reseller || reseller.id !== input.resellerId) throw new NotFoundError("Reseller not found");
   const scope = `reseller:${reseller.id}`;
   const fingerprint = fingerprintOf(input);
   const replay = idempotencyKey &&

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
+import type { OrderMoveEvent } from "../../db/repositories/orders.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import {
   countEventDeliveries,
@@ -178,6 +179,25 @@ export async function rollWebhookSecret(
   });
 }
 
+/** The events of `types` about a reseller order as it now stands, each with its delivery job. */
+export function orderEvents(order: OrderRow, types: WebhookEventType[]): OrderMoveEvent[] {
+  return types.map((type) => {
+    const id = crypto.randomUUID();
+    const body = JSON.stringify({
+      id,
+      type,
+      created: new Date().toISOString(),
+      data: { order: presentResellerOrder(order) },
+    });
+    return {
+      id,
+      type,
+      body,
+      job: { kind: WEBHOOK_DELIVER_JOB, payload: { eventId: id, retry: 0 } },
+    };
+  });
+}
+
 /**
  * Queues `types` for a reseller order in the caller's transaction (the one that changed the
  * order), so an event exists exactly when its change does. Nothing when the order is not a
@@ -190,22 +210,15 @@ export async function queueOrderEvents(
 ): Promise<void> {
   if (!order.reseller_id) return;
   if (!await findResellerWebhook(trx, order.reseller_id)) return;
-  for (const type of types) {
-    const id = crypto.randomUUID();
-    const body = JSON.stringify({
-      id,
-      type,
-      created: new Date().toISOString(),
-      data: { order: presentResellerOrder(order) },
-    });
+  for (const event of orderEvents(order, types)) {
     await insertWebhookEvent(trx, {
-      id,
+      id: event.id,
       resellerId: order.reseller_id,
-      type,
+      type: event.type,
       orderId: order.id,
-      body,
+      body: event.body,
     });
-    await queueJob(trx, WEBHOOK_DELIVER_JOB, { eventId: id, retry: 0 });
+    await queueJob(trx, event.job.kind, event.job.payload);
   }
 }
 
