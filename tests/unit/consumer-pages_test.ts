@@ -9,7 +9,7 @@ const slug = (name: string, supplierName = "x", id = "1F3A") =>
 
 Deno.test("consumer page slug: lowercase words joined by hyphens, Mobile Legends fixed", () => {
   assert.equal(slug("Honkai: Star Rail"), "honkai-star-rail");
-  assert.equal(slug("Genshin Impact (EliteDias)"), "genshin-impact");
+  assert.equal(slug("Genshin Impact (EliteDias)"), "genshin-impact-elitedias");
   assert.equal(slug("  PUBG   Mobile!! "), "pubg-mobile");
   assert.equal(slug("Pokémon Unite"), "pokemon-unite", "accents dropped");
   assert.equal(slug("Mobile Legends: Bang Bang", "mlbb"), "mobile-legends", "the spec's page");
