@@ -21,7 +21,8 @@ stop() {
   [ -z "$RECEIVER" ] || kill "$RECEIVER" 2>/dev/null || true
   # The server runs in its own process group (npm, then deno): stop all of it.
   [ -z "$SERVER" ] || kill -TERM "-$SERVER" 2>/dev/null || true
-  [ -z "$SERVER" ] || while kill -0 "$SERVER" 2>/dev/null; do sleep 0.2; done
+  # Wait for the whole group: deno may still be closing the database after npm has exited.
+  [ -z "$SERVER" ] || while kill -0 "-$SERVER" 2>/dev/null; do sleep 0.2; done
   rm -rf "$WORK"
 }
 trap stop EXIT

@@ -55,7 +55,7 @@ export async function startTestServer(
   const pumps = [pump(child.stdout), pump(child.stderr)];
   const started = Date.now();
   while (!/Serving on (http:\/\/\S+)/.test(output)) {
-    if (Date.now() - started > 30_000) {
+    if (Date.now() - started > 120_000) {
       child.kill();
       throw new Error(`server did not start:\n${output}`);
     }
