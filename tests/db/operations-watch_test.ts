@@ -122,6 +122,40 @@ Deno.test({
 
 Deno.test({
   name:
+    `[operations:${backend}] a balance that cannot be read alerts once it has gone unread for ten minutes`,
+  ...opts,
+  async fn() {
+    await withAdminsAndSuppliers(async (db, sim) => {
+      const UNREADABLE = "Alert: MooGold balance cannot be read";
+      // Read once, then MooGold answers every call with an error.
+      assert.deepEqual((await runOperationsWatch(db, sim.suppliers)).alerts, []);
+      sim.moogold.knobs.errorRate = 1;
+      const blip = await runOperationsWatch(db, sim.suppliers);
+      assert.equal(blip.readings[0].ok, false);
+      assert.deepEqual(blip.alerts, [], "a failed read just after a good one is a passing outage");
+
+      await db.updateTable("supplier_balance_readings")
+        .set({ read_at: sql`now() - make_interval(mins => 11)` as never }).execute();
+      assert.deepEqual(
+        (await runOperationsWatch(db, sim.suppliers)).alerts,
+        ["supplier-balance-unreadable:moogold"],
+      );
+      await runOperationsWatch(db, sim.suppliers);
+      assert.deepEqual(
+        await alertMails(db, UNREADABLE),
+        ["ann@test.example", "bob@test.example"],
+        "once an hour, not once per check",
+      );
+
+      sim.moogold.knobs.errorRate = 0;
+      await age(db, "supplier-balance-unreadable:moogold", 61);
+      assert.deepEqual((await runOperationsWatch(db, sim.suppliers)).alerts, []);
+    });
+  },
+});
+
+Deno.test({
+  name:
     `[operations:${backend}] instances checking at once send one alert; one watch job waits at a time`,
   ...opts,
   async fn() {

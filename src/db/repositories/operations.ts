@@ -48,6 +48,13 @@ export async function listHourlyBalanceReadings(
   }));
 }
 
+/** When `vendor`'s balance was last read, or null when it never was. */
+export async function findLastBalanceReadingAt(db: Db, vendor: string): Promise<Date | null> {
+  const row = await db.selectFrom("supplier_balance_readings").select("read_at")
+    .where("vendor", "=", vendor).orderBy("read_at", "desc").limit(1).executeTakeFirst();
+  return row ? new Date(row.read_at) : null;
+}
+
 /** Deletes readings older than `days`; returns how many. */
 export async function deleteBalanceReadingsOlderThan(db: Db, days: number): Promise<number> {
   const r = await db.deleteFrom("supplier_balance_readings")

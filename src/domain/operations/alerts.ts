@@ -1,5 +1,5 @@
 // Operator alerts (issue 24): the admins are emailed, through the mail outbox, when a supplier's
-// balance is below its threshold, when the Needs review queue or the failed-jobs list gains an
+// balance is below its threshold or cannot be read, when the Needs review queue or the failed-jobs list gains an
 // entry, when the job backlog passes its limit, or when a reseller's webhooks keep failing. Each
 // condition sends at most once an hour: the send is decided by one conditional statement on the
 // condition's row (alert_conditions), in the transaction that queues the mails and records the
@@ -12,6 +12,7 @@ import {
   countFailedJobs,
   countOrdersInReview,
   findAlertConditionSentAt,
+  findLastBalanceReadingAt,
   insertAlert,
   jobQueueByKind,
   listResellersWithFailingWebhooks,
@@ -83,6 +84,36 @@ function lowBalanceAlerts(readings: BalanceReading[], settings: AlertSettings): 
       ],
     }];
   });
+}
+
+/**
+ * How long a supplier's balance may go unread before its alert: a failed read or two in a row is
+ * a passing outage; this long without a reading, orders there may be failing too.
+ */
+export const UNREADABLE_BALANCE_MINUTES = 10;
+
+/** A supplier whose balance read failed now and has not succeeded for a while. */
+async function unreadableBalanceAlerts(db: Db, readings: BalanceReading[]): Promise<Alert[]> {
+  const alerts: Alert[] = [];
+  for (const reading of readings) {
+    if (reading.ok) continue;
+    const lastRead = await findLastBalanceReadingAt(db, reading.vendor);
+    const since = Date.now() - UNREADABLE_BALANCE_MINUTES * 60_000;
+    if (lastRead && lastRead.getTime() > since) continue;
+    const vendor = VENDORS.find((v) => v.vendor === reading.vendor)!;
+    alerts.push({
+      condition: `supplier-balance-unreadable:${vendor.vendor}`,
+      subject: `${vendor.name} balance cannot be read`,
+      lines: [
+        `Reading the prepaid balance at ${vendor.name} failed: ${reading.error}.`,
+        lastRead ? `It was last read at ${lastRead.toISOString()}.` : "It has never been read.",
+        `The same credentials and address send the orders: check ${vendor.name}'s API key and ` +
+        "that its service answers, then Admin → Operations shows the next reading.",
+        OPERATIONS_HINT,
+      ],
+    });
+  }
+  return alerts;
 }
 
 /** Since when a condition's news counts: its last alert, or ever. */
@@ -165,6 +196,7 @@ export async function checkAlerts(
 ): Promise<string[]> {
   const found = [
     ...lowBalanceAlerts(readings, settings),
+    ...await unreadableBalanceAlerts(db, readings),
     ...await reviewAlerts(db),
     ...await failedJobAlerts(db),
     ...await backlogAlerts(db, settings),
