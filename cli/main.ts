@@ -14,13 +14,19 @@ import { registerJobCommands, registerOrdersReview } from "./review.ts";
 import { registerDoctorCommand } from "./doctor.ts";
 import { registerStatusCommand } from "./status.ts";
 import { registerBackupCommands } from "./backup.ts";
+import { sendLogsToStderr } from "../src/observability/log.ts";
 
 const program = new Command()
   .name("topup")
   .description(
     "Operator CLI for the top-up store: run `npm run cli -- <command> --help`",
   )
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // A command's stdout is its answer (--json, CSV) for scripts; its log lines go to stderr. The
+  // server and the worker keep stdout, where a log collector reads them.
+  .hook("preAction", (_program, command) => {
+    if (!["serve", "worker"].includes(command.name())) sendLogsToStderr();
+  });
 
 registerServe(program);
 registerDbCommands(program);

@@ -57,10 +57,13 @@ export function registerStatusCommand(program: Command): void {
     )
     .option("--json", "print the same as JSON, for scripts")
     .action(async (opts: { json?: boolean }) => {
-      // This process runs no job runner: its readiness is the database's and the migrations'.
-      const status = await withDb(async (db) =>
-        operationsStatus(db, { readiness: await checkReadiness(db, { runJobs: false }) })
-      );
+      // This process runs no job runner: its readiness is the database's and the migrations',
+      // checked after the status's own queries, so an embedded database's start-up (seconds on
+      // a busy machine) is not taken for a database that does not answer.
+      const status = await withDb(async (db) => {
+        const found = await operationsStatus(db);
+        return { ...found, readiness: await checkReadiness(db, { runJobs: false }) };
+      });
       if (opts.json) console.log(JSON.stringify(status, null, 2));
       else for (const line of statusLines(status)) console.log(line);
     });

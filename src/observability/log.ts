@@ -7,6 +7,7 @@ import pretty from "pino-pretty";
 import { currentRequestId, PROCESS_NAME } from "./context.ts";
 
 const LOGGER_KEY = Symbol.for("topup.observability.logger");
+const STDERR_KEY = Symbol.for("topup.observability.logToStderr");
 
 /** Keys whose values never reach a line, at any depth pino's redaction reaches. */
 const REDACTED = [
@@ -42,10 +43,20 @@ function createLogger(): Logger {
       return requestId ? { requestId } : {};
     },
   };
+  const fd = (globalThis as { [STDERR_KEY]?: boolean })[STDERR_KEY] ? 2 : 1;
   if (Deno.env.get("LOG_FORMAT") === "pretty") {
-    return pino(options, pretty({ sync: true, colorize: Deno.stdout.isTerminal() }));
+    const colorize = (fd === 2 ? Deno.stderr : Deno.stdout).isTerminal();
+    return pino(options, pretty({ sync: true, colorize, destination: fd }));
   }
-  return pino(options, pino.destination({ fd: 1, sync: true }));
+  return pino(options, pino.destination({ fd, sync: true }));
+}
+
+/**
+ * Log lines go to stderr from now on, for a CLI command whose stdout is its answer (`--json`,
+ * CSV): call before the first line is logged. A server and a worker log to stdout.
+ */
+export function sendLogsToStderr(): void {
+  (globalThis as { [STDERR_KEY]?: boolean })[STDERR_KEY] = true;
 }
 
 /** The process-wide logger (one for the CLI and the server bundle alike). */
