@@ -55,6 +55,8 @@ export interface DashboardExclusions {
 export interface DashboardBucket {
   /** The bucket's start, ISO 8601. */
   start: string;
+  /** Its x-axis label in Singapore time: '23 Nov' for a day, '12 pm' for an hour. */
+  label: string;
   orders: number;
   revenue: number;
   profit: number;
@@ -74,8 +76,6 @@ export interface Dashboard {
   revenueByDay: DashboardBucket[];
   /** Orders per hour, last 24 hours, oldest first, one entry per hour. */
   ordersByHour: DashboardBucket[];
-  /** The two charts as SVG markup, rendered by the server. */
-  charts: { revenueByDay: string; ordersByHour: string };
   exclusions: DashboardExclusions;
   /** Each supplier's prepaid balance with its week's trend (issue 24). */
   supplierBalances: SupplierBalanceDto[];

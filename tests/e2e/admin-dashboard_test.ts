@@ -11,13 +11,68 @@ import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
 const SCREENS = Deno.env.get("SCREENSHOT_DIR");
 
 async function cards(page: Page): Promise<string[]> {
-  return (await page.locator(".db-card").allInnerTexts()).map((t) => t.replace(/\s+/g, " "));
+  return (await page.locator(".db-cards .db-card").allInnerTexts()).map((t) =>
+    t.replace(/\s+/g, " ")
+  );
 }
 
 async function rowCells(page: Page, caption: string, name: string): Promise<string[]> {
   const row = page.locator("table", { has: page.locator(`caption:text-is("${caption}")`) })
     .first().locator("tbody tr", { has: page.locator(`th:text-is("${name}")`) });
   return await row.locator("th, td").allInnerTexts();
+}
+
+const CHARTS = ["Revenue and profit per day, last 30 days", "Orders per hour, last 24 hours"];
+
+interface Rect {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** The boxes of a chart's parts on screen: its SVG, y-axis labels, legend texts and x labels. */
+async function chartBoxes(page: Page, name: string) {
+  return await page.getByRole("img", { name }).evaluate((svg) => {
+    const box = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, text: el.textContent };
+    };
+    const all = (selector: string) => [...svg.querySelectorAll(selector)].map(box);
+    return {
+      svg: box(svg),
+      yLabels: all(".db-y-axis text"),
+      legend: all(".db-legend text"),
+      xLabels: all(".db-x-axis text"),
+    };
+  });
+}
+
+const inside = (inner: Rect, outer: Rect) =>
+  inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5 &&
+  inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5;
+
+const overlap = (a: Rect, b: Rect) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** Both charts keep their y-axis labels and legend inside them, and no two x labels overlap. */
+async function assertChartsReadable(page: Page, width: number) {
+  for (const name of CHARTS) {
+    const chart = await chartBoxes(page, name);
+    assert.ok(chart.svg.left >= 0 && chart.svg.right <= width, `${name} fits the window`);
+    assert.ok(chart.yLabels.length >= 2, `${name}: y-axis labels`);
+    assert.ok(chart.xLabels.length >= 3, `${name}: x labels`);
+    for (const part of [...chart.yLabels, ...chart.legend, ...chart.xLabels]) {
+      assert.ok(inside(part, chart.svg), `${name} at ${width}px: '${part.text}' is cut`);
+    }
+    chart.xLabels.forEach((a, i) =>
+      chart.xLabels.slice(i + 1).forEach((b) =>
+        assert.ok(!overlap(a, b), `${name} at ${width}px: '${a.text}' overlaps '${b.text}'`)
+      )
+    );
+    const legend = chart.legend.map((l) => l.text);
+    assert.deepEqual(legend, name.startsWith("Revenue") ? ["Revenue", "Profit"] : ["Orders"]);
+  }
 }
 
 Deno.test({
@@ -63,12 +118,7 @@ Deno.test({
       });
 
       await t.step("both charts render as SVG with bars and labels", async () => {
-        for (
-          const name of [
-            "Revenue and profit per day, last 30 days",
-            "Orders per hour, last 24 hours",
-          ]
-        ) {
+        for (const name of CHARTS) {
           const svg = page.getByRole("img", { name });
           const box = await svg.boundingBox();
           assert.ok(box && box.width > 300 && box.height > 100, `${name}: ${JSON.stringify(box)}`);
@@ -77,11 +127,7 @@ Deno.test({
           );
           assert.ok(tallest > 10, `${name} draws bars (${tallest})`);
         }
-        const revenue = page.getByRole("img", { name: "Revenue and profit per day, last 30 days" });
-        const labels = await revenue.locator("text").evaluateAll((ts) =>
-          ts.map((t) => t.textContent)
-        );
-        assert.ok(labels.includes("Revenue") && labels.includes("Profit"), labels.join(","));
+        await assertChartsReadable(page, 1280);
       });
 
       if (SCREENS) {
@@ -139,6 +185,50 @@ Deno.test({
           document.documentElement.scrollWidth - document.documentElement.clientWidth
         );
         assert.equal(overflow, 0);
+      });
+
+      await t.step(
+        "at 375 px the charts keep their y axis and legend, x labels apart",
+        async () => {
+          // The charts are drawn again at their new width once it is known.
+          await page.waitForFunction(() =>
+            [...document.querySelectorAll(".db-chart svg")].every((svg) =>
+              svg.getBoundingClientRect().right <= 375
+            )
+          );
+          await assertChartsReadable(page, 375);
+        },
+      );
+
+      await t.step("at 375 px every figure of every table is in sight, named", async () => {
+        const hidden = await page.locator(".db-figures td").evaluateAll((cells) =>
+          cells.flatMap((td) => {
+            const box = td.getBoundingClientRect();
+            const region = td.closest("[role=region]")!;
+            const room = region.getBoundingClientRect();
+            const named = getComputedStyle(td, "::before").content.replaceAll('"', "");
+            const seen = box.left >= room.left && box.right <= room.right && box.right <= 375 &&
+              region.scrollWidth <= region.clientWidth;
+            return seen && named !== "none" ? [] : [`${named}: ${td.textContent}`];
+          })
+        );
+        assert.deepEqual(hidden, []);
+        assert.deepEqual(
+          await rowCells(page, "Orders", "Lifetime").then((cells) => cells.slice(3)),
+          ["$80.50", "$66.24", "$14.26", "17.71%"],
+        );
+        const lifetime = page.locator("table:has(caption:text-is('Orders')) tbody tr").first();
+        const labels = await lifetime.locator("td").evaluateAll((cells) =>
+          cells.map((td) => getComputedStyle(td, "::before").content.replaceAll('"', ""))
+        );
+        assert.deepEqual(labels, [
+          "Orders",
+          "Average Order",
+          "Revenue",
+          "Cost",
+          "Profit",
+          "Margin",
+        ]);
         if (SCREENS) {
           await page.screenshot({ path: `${SCREENS}/dashboard-375.png`, fullPage: true });
         }

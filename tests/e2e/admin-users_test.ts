@@ -25,6 +25,39 @@ async function moveBalance(page: Page, kind: "Top Up" | "Deduct", name: string, 
   await page.getByRole("group", { name: label }).getByRole("button", { name: kind }).click();
 }
 
+/**
+ * Where an open amount box sits at a phone's width: inside the window, touching its row from
+ * below or above, the row's name whole and uncovered, the table not scrolled sideways.
+ */
+async function popoverProblems(page: Page, name: string, label: string): Promise<string[]> {
+  const box = await page.getByRole("group", { name: label }).boundingBox();
+  return await resellerRow(page, name).evaluate((row, { box, name }) => {
+    const problems: string[] = [];
+    const nameCell = [...row.querySelectorAll("td")].find((td) => td.textContent === name)!;
+    const region = row.closest("[role=region]")!;
+    const r = row.getBoundingClientRect();
+    const n = nameCell.getBoundingClientRect();
+    const room = region.getBoundingClientRect();
+    const view = { width: innerWidth, height: innerHeight };
+    if (!box) return ["no amount box"];
+    const b = { top: box.y, bottom: box.y + box.height, left: box.x, right: box.x + box.width };
+    if (b.left < 0 || b.right > view.width || b.top < 0 || b.bottom > view.height) {
+      problems.push(`box ${JSON.stringify(b)} outside the ${view.width}x${view.height} window`);
+    }
+    const gap = b.top >= r.bottom ? b.top - r.bottom : r.top - b.bottom;
+    if (gap < 0 || gap > 16) problems.push(`box ${gap}px from its row`);
+    if (n.left < room.left || n.right > room.right || n.left < 0 || n.right > view.width) {
+      problems.push(`name cell ${n.left}-${n.right} cut (region ${room.left}-${room.right})`);
+    }
+    if (nameCell.scrollWidth > nameCell.clientWidth) problems.push("name clipped in its cell");
+    if (n.top < b.bottom && b.top < n.bottom && n.left < b.right && b.left < n.right) {
+      problems.push("the box covers the name");
+    }
+    if (region.scrollLeft !== 0) problems.push(`table scrolled ${region.scrollLeft}px sideways`);
+    return problems;
+  }, { box, name });
+}
+
 Deno.test({
   name:
     "[e2e] an admin creates a reseller with markups, tops up, deducts, sees the history rows and deletes it",
@@ -104,6 +137,35 @@ Deno.test({
       ]);
       await page.keyboard.press("Escape");
       await shoot(page, "resellers-1280");
+
+      // At 375 px the row stacks, so its buttons are in sight beside its whole name; the amount
+      // box opens against the row, under it, or over it when the row ends the window.
+      await page.setViewportSize({ width: 375, height: 800 });
+      const table = page.getByRole("region", { name: "Resellers" });
+      await page.waitForFunction(
+        (el) => el!.scrollWidth <= el!.clientWidth,
+        await table.elementHandle(),
+      );
+      await page.getByRole("button", { name: "Top Up Eve Reseller" }).click();
+      assert.deepEqual(await popoverProblems(page, "Eve Reseller", "Amount to Top Up"), []);
+      await page.keyboard.press("Escape");
+      const rowEnd = await row.evaluate((el) => el.getBoundingClientRect().bottom);
+      await page.setViewportSize({ width: 375, height: Math.ceil(rowEnd) + 4 });
+      await page.getByRole("button", { name: "Deduct Eve Reseller" }).click();
+      assert.deepEqual(await popoverProblems(page, "Eve Reseller", "Amount to Deduct"), []);
+      const over = await page.getByRole("group", { name: "Amount to Deduct" }).boundingBox();
+      assert.ok(over!.y + over!.height <= rowEnd, "no room below the row: the box is over it");
+      // Its field has the focus, so the amount can be typed at once; Escape gives it back.
+      const field = page.getByRole("spinbutton", { name: "Amount to Deduct" });
+      assert.ok(await field.evaluate((el) => el === document.activeElement));
+      await shoot(page, "resellers-popover-375");
+      await page.keyboard.press("Escape");
+      assert.ok(
+        await page.getByRole("button", { name: "Deduct Eve Reseller" }).evaluate((el) =>
+          el === document.activeElement
+        ),
+      );
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // The row opens the edit screen: markups kept, history newest first.
       await row.getByRole("cell", { name: "Eve Reseller", exact: true }).click();

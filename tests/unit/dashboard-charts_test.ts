@@ -1,37 +1,97 @@
 import assert from "node:assert/strict";
-import { renderBarChart } from "../../src/domain/admin/dashboard-charts.ts";
+import {
+  type ChartInput,
+  type ChartLayout,
+  layoutBarChart,
+} from "../../src/islands/admin/dashboard/chart-layout.ts";
 import { windowParts } from "../../src/domain/admin/dashboard.ts";
 
-const chart = (values: number[], labels = values.map((_, i) => `d${i}`)) =>
-  renderBarChart({
-    title: "T <b>",
-    labels,
-    labelEvery: 2,
-    series: [{ name: "Profit", colour: "#4caf50", values }],
-    format: String,
-    minStep: 1,
+/** About the width of system-ui at 12 px: 7 px a character. */
+const textWidth = (text: string) => text.length * 7;
+const DAYS = Array.from({ length: 30 }, (_, i) => `${(i % 28) + 1} ${i < 28 ? "Oct" : "Nov"}`);
+
+const layout = (overrides: Partial<ChartInput>): ChartLayout =>
+  layoutBarChart({
+    width: 480,
+    height: 240,
+    labels: DAYS,
+    series: [{ name: "Revenue", colour: "#d1aa64", values: DAYS.map((_, i) => i * 500) }],
+    tickFormats: [(v) => `$${v.toLocaleString("en-US")}`, (v) => v ? `$${v / 1000}K` : "$0"],
+    textWidth,
+    ...overrides,
   });
 
-Deno.test("[dashboard chart] text is escaped, so a name cannot inject markup", () => {
-  const svg = chart([1], ["<script>alert(1)</script>"]);
-  assert.ok(!svg.includes("<script>"));
-  assert.match(svg, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
-  assert.match(svg, /aria-label="T &lt;b&gt;"/);
+/** The horizontal extent of each x label. */
+const spans = (chart: ChartLayout) =>
+  chart.xLabels.map((l) => {
+    const w = textWidth(l.label);
+    return { from: l.x - w / 2, to: l.x + w / 2, bucket: l.bucket };
+  });
+
+Deno.test("[dashboard chart] x labels never touch and stay inside the chart at any width", () => {
+  for (let width = 240; width <= 1200; width += 5) {
+    const chart = layout({ width });
+    const boxes = spans(chart);
+    assert.ok(boxes.length >= 2, `${width}px: ${boxes.length} labels`);
+    assert.equal(boxes.at(-1)!.bucket, DAYS.length - 1, `${width}px: the latest is labelled`);
+    assert.ok(boxes[0].from >= 0 && boxes.at(-1)!.to <= width, `${width}px: inside the chart`);
+    for (let i = 1; i < boxes.length; i++) {
+      assert.ok(boxes[i].from >= boxes[i - 1].to + 4, `${width}px: labels ${i - 1} and ${i}`);
+    }
+  }
 });
 
-Deno.test("[dashboard chart] the latest bucket is always labelled, then every n-th back", () => {
-  const svg = chart([1, 2, 3, 4, 5]);
-  const labels = [...svg.matchAll(/text-anchor="(?:middle|end)">(d\d)</g)].map((m) => m[1]);
-  assert.deepEqual(labels, ["d0", "d2", "d4"]);
+Deno.test("[dashboard chart] a wide chart labels every bucket, counted back from the latest", () => {
+  const chart = layout({ width: 2000, labels: ["a", "b", "c", "d", "e"] });
+  assert.deepEqual(chart.xLabels.map((l) => l.label), ["a", "b", "c", "d", "e"]);
+  const narrow = layout({ width: 140, labels: ["a1", "b1", "c1", "d1", "e1"] });
+  assert.deepEqual(narrow.xLabels.map((l) => l.label), ["a1", "c1", "e1"]);
+});
+
+Deno.test("[dashboard chart] the y labels get their room, shortened on a narrow chart", () => {
+  const wide = layout({ width: 600 });
+  assert.deepEqual(wide.ticks.map((t) => t.label), ["$0", "$5,000", "$10,000", "$15,000"]);
+  const narrow = layout({ width: 300 });
+  assert.deepEqual(narrow.ticks.map((t) => t.label), ["$0", "$5K", "$10K", "$15K"]);
+  for (const chart of [wide, narrow]) {
+    for (const tick of chart.ticks) {
+      // Right-aligned at tick.x: the label starts inside the chart and ends before the plot.
+      assert.ok(tick.x - textWidth(tick.label) >= 0, tick.label);
+      assert.ok(tick.x < chart.plot.left, tick.label);
+    }
+  }
+});
+
+Deno.test("[dashboard chart] the legend wraps to stay inside the chart, above the plot", () => {
+  const chart = layout({
+    width: 240,
+    series: ["Revenue this period", "Profit this period", "Cost"].map((name) => ({
+      name,
+      colour: "#4caf50",
+      values: [1, 2],
+    })),
+  });
+  assert.equal(chart.legend.length, 3);
+  for (const item of chart.legend) {
+    assert.ok(item.swatch.x >= 0 && item.textX + textWidth(item.name) <= 240, item.name);
+    assert.ok(item.swatch.y + item.swatch.height < chart.plot.top, item.name);
+  }
+  assert.ok(new Set(chart.legend.map((item) => item.textY)).size > 1, "it wrapped");
 });
 
 Deno.test("[dashboard chart] a loss is drawn below the zero line, counts tick in whole numbers", () => {
-  const svg = chart([-2, 1]);
-  const zero = Number(svg.match(/y1="([\d.]+)"[^>]*stroke="#a9a9a9"/)![1]);
-  const loss = svg.match(/<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/)!;
-  assert.equal(Number(loss[1]), zero);
-  assert.ok(Number(loss[2]) > 0);
-  assert.ok(![...svg.matchAll(/text-anchor="end">([^<]+)</g)].some((m) => m[1].includes(".")));
+  const chart = layout({
+    labels: ["a", "b"],
+    series: [{ name: "Profit", colour: "#4caf50", values: [-2, 1] }],
+    tickFormats: [String],
+    minStep: 1,
+  });
+  const zero = chart.ticks.find((t) => t.zero)!;
+  const [loss, gain] = chart.bars;
+  assert.equal(loss.y, zero.y);
+  assert.ok(loss.height > 0);
+  assert.equal(gain.y + gain.height, zero.y);
+  assert.deepEqual(chart.ticks.map((t) => t.label), ["-2", "-1", "0", "1"]);
 });
 
 Deno.test("[dashboard windows] whole days from the daily totals, partial days order by order", () => {

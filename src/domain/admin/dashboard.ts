@@ -1,7 +1,8 @@
 // The admin dashboard (spec §2 Dashboard, §6, §9): successful orders dated on or after 4 Apr 2025,
 // except those of the internal accounts an admin lists, summed per window (Lifetime, 168 h, 24 h,
-// 8 h), per reseller and per Mobile Legends package, plus two charts. The sums are SQL
-// (src/db/repositories/dashboard.ts); this module turns them into money figures and pictures.
+// 8 h), per reseller and per Mobile Legends package, plus the buckets of two charts. The sums are
+// SQL (src/db/repositories/dashboard.ts); this module turns them into money figures and labelled
+// buckets, which the dashboard island draws at the width it has.
 import type { Db } from "../../db/client.ts";
 import {
   foldDashboardChanges,
@@ -24,10 +25,9 @@ import type {
 } from "../../shared/dashboard-types.ts";
 import { auditActor, type OperatorActor } from "../actor.ts";
 import type { PeriodicTask } from "../jobs.ts";
-import { CHART_GOLD, CHART_GREEN, renderBarChart } from "./dashboard-charts.ts";
 import { readAlertSettings } from "../operations/alert-settings.ts";
 import { supplierBalances } from "../operations/balances.ts";
-import { centsToDollars, centsToDollarString, decimalToNearestCents } from "../money.ts";
+import { centsToDollars, decimalToNearestCents } from "../money.ts";
 
 /**
  * Orders before this are never counted (spec §9: "on or after 4 Apr 2025"). The business sells in
@@ -170,24 +170,29 @@ function hourLabel(start: Date): string {
   return `${h % 12 || 12} ${h < 12 ? "am" : "pm"}`;
 }
 
-/** One entry per bucket from `first`, `count` buckets of `size` ms, zero where no order fell. */
+/**
+ * One entry per bucket from `first`, `count` buckets of `size` ms, zero where no order fell, each
+ * labelled in business time.
+ */
 function fillBuckets(
   sums: { start: Date; orders: number; amountCents: string; cost: string }[],
   first: Date,
   count: number,
   size: number,
+  label: (start: Date) => string,
 ): DashboardBucket[] {
   const byStart = new Map(sums.map((s) => [s.start.getTime(), s]));
   return Array.from({ length: count }, (_, i) => {
     const start = new Date(first.getTime() + i * size);
     const f = figuresOf(byStart.get(start.getTime()) ?? NO_ORDERS);
-    return { start: start.toISOString(), orders: f.orders, revenue: f.revenue, profit: f.profit };
+    return {
+      start: start.toISOString(),
+      label: label(start),
+      orders: f.orders,
+      revenue: f.revenue,
+      profit: f.profit,
+    };
   });
-}
-
-/** An axis tick (a multiple of a round step, so float noise only past the cents) without ".00". */
-function dollarTick(value: number): string {
-  return centsToDollarString(Math.round(value * 100)).replace(/\.00$/, "");
 }
 
 /** The start of the business day holding `at`. */
@@ -282,8 +287,8 @@ export async function readDashboard(db: Db, now: Date = new Date()): Promise<Das
     past24Hours: windowOf(perPackage.get(p.package), "past24Hours"),
   }));
 
-  const revenueByDay = fillBuckets(days, firstDay, CHART_DAYS, DAY_MS);
-  const ordersByHour = fillBuckets(hours, firstHour, CHART_HOURS, HOUR_MS);
+  const revenueByDay = fillBuckets(days, firstDay, CHART_DAYS, DAY_MS, dayLabel);
+  const ordersByHour = fillBuckets(hours, firstHour, CHART_HOURS, HOUR_MS, hourLabel);
   return {
     generatedAt: now.toISOString(),
     lifetimeStart: LIFETIME_START.toISOString(),
@@ -293,27 +298,6 @@ export async function readDashboard(db: Db, now: Date = new Date()): Promise<Das
     packages,
     revenueByDay,
     ordersByHour,
-    charts: {
-      revenueByDay: renderBarChart({
-        title: `Revenue and profit per day, last ${CHART_DAYS} days`,
-        labels: revenueByDay.map((b) => dayLabel(new Date(b.start))),
-        labelEvery: 5,
-        series: [
-          { name: "Revenue", colour: CHART_GOLD, values: revenueByDay.map((b) => b.revenue) },
-          { name: "Profit", colour: CHART_GREEN, values: revenueByDay.map((b) => b.profit) },
-        ],
-        format: (v) => centsToDollarString(Math.round(v * 100)),
-        formatTick: dollarTick,
-      }),
-      ordersByHour: renderBarChart({
-        title: `Orders per hour, last ${CHART_HOURS} hours`,
-        labels: ordersByHour.map((b) => hourLabel(new Date(b.start))),
-        labelEvery: 3,
-        series: [{ name: "Orders", colour: CHART_GOLD, values: ordersByHour.map((b) => b.orders) }],
-        format: (v) => String(v),
-        minStep: 1,
-      }),
-    },
     exclusions,
     supplierBalances: balances,
   };

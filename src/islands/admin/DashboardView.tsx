@@ -1,12 +1,17 @@
 // Spec §2 Dashboard: refresh, the cards Total Orders, Total Revenue and Total Profit, the Orders
 // table (Lifetime in bold, Past 7 Days, Past 24 Hours, Past 8 Hours), the Resellers and Packages
-// sections, and two charts the server draws as SVG. Every figure comes summed from
+// sections, and two charts drawn at the width they have. Every figure comes summed from
 // GET /api/dashboard; this view only lays them out.
 import { useCallback, useEffect, useState } from "react";
 import type { Dashboard } from "../../shared/dashboard-types.ts";
 import { callApi } from "../lib/api.ts";
-import { dollarsToDollarString } from "../lib/format.ts";
+import {
+  dollarsToDollarString,
+  dollarsToShortTickString,
+  dollarsToTickString,
+} from "../lib/format.ts";
 import { RefreshIcon } from "../lib/icons.tsx";
+import BarChart, { type BarChartProps, CHART_GOLD, CHART_GREEN } from "./dashboard/BarChart.tsx";
 import FiguresTable from "./dashboard/FiguresTable.tsx";
 import ExclusionsForm from "./dashboard/ExclusionsForm.tsx";
 import { SupplierBalanceCards } from "./operations/SupplierBalanceCards.tsx";
@@ -24,22 +29,11 @@ function byRevenue<T extends { name: string }>(rows: T[], revenue: (row: T) => n
   return [...rows].sort((a, b) => revenue(b) - revenue(a) || a.name.localeCompare(b.name));
 }
 
-function Chart({ title, svg }: { title: string; svg: string }) {
+function Chart({ title, ...chart }: BarChartProps) {
   return (
     <figure class="db-chart">
       <figcaption>{title}</figcaption>
-      {/* Markup drawn by our server from numbers only, every label escaped (dashboard-charts.ts). */}
-      <div
-        class="db-chart-body"
-        tabIndex={0}
-        role="region"
-        aria-label={title}
-        // On a phone the chart scrolls sideways: show the latest days and hours first.
-        ref={(el) => {
-          if (el) el.scrollLeft = el.scrollWidth;
-        }}
-        dangerouslySetInnerHTML={{ __html: svg }}
-      />
+      <BarChart title={title} {...chart} />
     </figure>
   );
 }
@@ -110,9 +104,35 @@ export default function DashboardView(_props: DashboardViewProps) {
           <div class="db-charts">
             <Chart
               title="Revenue and profit per day, last 30 days"
-              svg={data.charts.revenueByDay}
+              labels={data.revenueByDay.map((b) => b.label)}
+              series={[
+                {
+                  name: "Revenue",
+                  colour: CHART_GOLD,
+                  values: data.revenueByDay.map((b) => b.revenue),
+                },
+                {
+                  name: "Profit",
+                  colour: CHART_GREEN,
+                  values: data.revenueByDay.map((b) => b.profit),
+                },
+              ]}
+              format={dollarsToDollarString}
+              tickFormats={[dollarsToTickString, dollarsToShortTickString]}
+              minStep={0.01}
             />
-            <Chart title="Orders per hour, last 24 hours" svg={data.charts.ordersByHour} />
+            <Chart
+              title="Orders per hour, last 24 hours"
+              labels={data.ordersByHour.map((b) => b.label)}
+              series={[{
+                name: "Orders",
+                colour: CHART_GOLD,
+                values: data.ordersByHour.map((b) => b.orders),
+              }]}
+              format={String}
+              tickFormats={[String]}
+              minStep={1}
+            />
           </div>
 
           <h3>Supplier Balances</h3>

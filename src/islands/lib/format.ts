@@ -14,3 +14,26 @@ export function dollarsToAmountString(amount: number): string {
 export function dollarsToDollarString(amount: number): string {
   return `$${dollarsToAmountString(amount)}`;
 }
+
+const wholeTick = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  maximumFractionDigits: 0,
+});
+const centsTick = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+const shortTick = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  notation: "compact",
+  maximumFractionDigits: 1,
+});
+
+/** A chart's dollar tick, cents only when it has some: 15000 → "$15,000", 0.5 → "$0.50". */
+export function dollarsToTickString(amount: number): string {
+  return (Number.isInteger(amount) ? wholeTick : centsTick).format(amount);
+}
+
+/** A chart's dollar tick where room is short: 15000 → "$15K", 2500 → "$2.5K". */
+export function dollarsToShortTickString(amount: number): string {
+  return shortTick.format(amount);
+}

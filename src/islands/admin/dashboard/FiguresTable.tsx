@@ -1,5 +1,6 @@
 // One dashboard table: a first column naming each row, then Orders, Average Order, Revenue, Cost,
-// Profit and Margin (spec §2 Dashboard; margin with two decimals, spec §9).
+// Profit and Margin (spec §2 Dashboard; margin with two decimals, spec §9). Where the seven columns
+// do not fit, each row stacks its figures under their headings (admin-dashboard.css, data-label).
 import type { DashboardFigures } from "../../../shared/dashboard-types.ts";
 import { dollarsToDollarString } from "../../lib/format.ts";
 
@@ -26,7 +27,12 @@ export default function FiguresTable(
   { caption, captionHidden, nameHeading, rows }: FiguresTableProps,
 ) {
   return (
-    <div class="ag-scroll" tabIndex={0} role="region" aria-label={`${caption} (${nameHeading})`}>
+    <div
+      class="ag-scroll db-figures-box"
+      tabIndex={0}
+      role="region"
+      aria-label={`${caption} (${nameHeading})`}
+    >
       <table class="ag-table db-figures">
         <caption class={captionHidden ? "db-sr-only" : undefined}>{caption}</caption>
         <thead>
@@ -44,12 +50,12 @@ export default function FiguresTable(
           {rows.map(({ name, figures: f, bold }) => (
             <tr key={name} class={bold ? "db-bold" : undefined}>
               <th scope="row">{name}</th>
-              <td>{f.orders.toLocaleString("en-US")}</td>
-              <td>{dollarsToDollarString(f.averageOrder)}</td>
-              <td>{dollarsToDollarString(f.revenue)}</td>
-              <td>{dollarsToDollarString(f.cost)}</td>
-              <td>{dollarsToDollarString(f.profit)}</td>
-              <td>{f.margin.toFixed(2)}%</td>
+              <td data-label="Orders">{f.orders.toLocaleString("en-US")}</td>
+              <td data-label="Average Order">{dollarsToDollarString(f.averageOrder)}</td>
+              <td data-label="Revenue">{dollarsToDollarString(f.revenue)}</td>
+              <td data-label="Cost">{dollarsToDollarString(f.cost)}</td>
+              <td data-label="Profit">{dollarsToDollarString(f.profit)}</td>
+              <td data-label="Margin">{f.margin.toFixed(2)}%</td>
             </tr>
           ))}
         </tbody>

@@ -1,7 +1,7 @@
 // Spec §2 Resellers list: the plus popover ('Amount to Top Up', Top Up) and the minus popover
 // ('Amount to Deduct', Deduct) of a balance. Each opening gets a fresh Idempotency-Key, so a
 // double click or a retried request moves the balance once.
-import { useEffect, useRef, useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import type { BalanceMoveResult } from "../../../shared/user-types.ts";
 import { callApi } from "../../lib/api.ts";
 import { failureText } from "../games/draft.ts";
@@ -25,6 +25,31 @@ const TEXTS = {
 } as const;
 
 const POPOVER_WIDTH_PX = 224;
+/** Space kept between the box and the window's edges, and between the box and its row. */
+const MARGIN_PX = 8;
+
+/**
+ * Where the amount box goes, in window coordinates: just under the row of its buttons, or just
+ * over it when the window has no room below, so it never covers the row's name; its right edge
+ * under the buttons', never past the window's sides.
+ */
+function placePopover(
+  row: { top: number; bottom: number },
+  buttonsRight: number,
+  box: { width: number; height: number },
+  view: { width: number; height: number },
+): { top: number; left: number } {
+  const below = row.bottom + MARGIN_PX;
+  const above = row.top - MARGIN_PX - box.height;
+  const fitsBelow = below + box.height <= view.height - MARGIN_PX;
+  return {
+    top: fitsBelow || above < MARGIN_PX ? below : above,
+    left: Math.max(
+      MARGIN_PX,
+      Math.min(buttonsRight - box.width, view.width - box.width - MARGIN_PX),
+    ),
+  };
+}
 
 export function BalancePopover(
   { resellerId, resellerName, kind, onMoved, onSend }: BalancePopoverProps,
@@ -33,36 +58,47 @@ export function BalancePopover(
   const [key, setKey] = useState<string | null>(null);
   const [amount, setAmount] = useState("");
   const [busy, setBusy] = useState(false);
-  const [at, setAt] = useState({ top: 0, left: 0 });
   const anchor = useRef<HTMLSpanElement>(null);
+  const toggleButton = useRef<HTMLButtonElement>(null);
+  const popover = useRef<HTMLDivElement>(null);
+  const field = useRef<HTMLInputElement>(null);
 
   const toggle = () => {
     setAmount("");
-    if (key !== null) return setKey(null);
-    // Fixed to the viewport: inside the table's scroll box the popover would be clipped.
-    const rect = anchor.current!.getBoundingClientRect();
-    const width = POPOVER_WIDTH_PX;
-    setAt({
-      top: rect.bottom + 6,
-      left: Math.max(8, Math.min(rect.right - width, globalThis.innerWidth - width - 8)),
-    });
-    setKey(crypto.randomUUID());
+    setKey(key === null ? crypto.randomUUID() : null);
   };
 
-  // A click elsewhere, a scroll or a resize closes the popover (it would float off its button).
-  useEffect(() => {
+  // The box is fixed to the window, so the table's scroll box cannot clip it; it is placed before
+  // the first paint and follows its row when the page or the table scrolls or the window resizes.
+  // Its field takes focus without scrolling anything, so the row stays where it was.
+  useLayoutEffect(() => {
     if (key === null) return;
-    const close = (event: Event) => {
-      if (event.type === "mousedown" && anchor.current?.contains(event.target as Node)) return;
-      setKey(null);
+    const place = () => {
+      const box = popover.current;
+      const buttons = anchor.current;
+      if (!box || !buttons) return;
+      const root = document.documentElement;
+      const at = placePopover(
+        (buttons.closest("tr") ?? buttons).getBoundingClientRect(),
+        buttons.getBoundingClientRect().right,
+        { width: box.offsetWidth, height: box.offsetHeight },
+        { width: root.clientWidth, height: root.clientHeight },
+      );
+      box.style.top = `${at.top}px`;
+      box.style.left = `${at.left}px`;
+    };
+    place();
+    field.current?.focus({ preventScroll: true });
+    const close = (event: MouseEvent) => {
+      if (!anchor.current?.contains(event.target as Node)) setKey(null);
     };
     document.addEventListener("mousedown", close);
-    globalThis.addEventListener("resize", close);
-    document.addEventListener("scroll", close, true);
+    globalThis.addEventListener("resize", place);
+    document.addEventListener("scroll", place, true);
     return () => {
       document.removeEventListener("mousedown", close);
-      globalThis.removeEventListener("resize", close);
-      document.removeEventListener("scroll", close, true);
+      globalThis.removeEventListener("resize", place);
+      document.removeEventListener("scroll", place, true);
     };
   }, [key]);
 
@@ -90,6 +126,7 @@ export function BalancePopover(
   return (
     <span ref={anchor} onClick={(e) => e.stopPropagation()}>
       <button
+        ref={toggleButton}
         type="button"
         class="au-icon-btn"
         aria-label={`${texts.button} ${resellerName}`}
@@ -101,12 +138,16 @@ export function BalancePopover(
       {key !== null && (
         // Not a <form>: the popover also sits inside the edit screen's form.
         <div
+          ref={popover}
           class="panel au-popover"
-          style={{ top: `${at.top}px`, left: `${at.left}px`, width: `${POPOVER_WIDTH_PX}px` }}
+          style={{ width: `min(${POPOVER_WIDTH_PX}px, 100vw - ${2 * MARGIN_PX}px)` }}
           role="group"
           aria-label={texts.label}
           onKeyDown={(e) => {
-            if (e.key === "Escape") toggle();
+            if (e.key === "Escape") {
+              toggle();
+              toggleButton.current?.focus();
+            }
             if (e.key !== "Enter") return;
             e.preventDefault();
             void submit();
@@ -119,7 +160,7 @@ export function BalancePopover(
               min="0.01"
               step="0.01"
               inputMode="decimal"
-              autoFocus
+              ref={field}
               value={amount}
               onInput={(e) => setAmount(e.currentTarget.value)}
             />

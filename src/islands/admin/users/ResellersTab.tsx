@@ -1,5 +1,6 @@
 // Spec §2 Users › Resellers: search, Create New Reseller, Name / Email / Balance with the top-up
-// and deduct popovers, delete with its confirmation; a row opens the reseller's edit screen.
+// and deduct popovers, delete with its confirmation; a row opens the reseller's edit screen. On a
+// phone each row stacks (admin-users.css), so name, balance buttons and Delete all fit the screen.
 import { useEffect, useState } from "react";
 import {
   type BalanceMoveResult,
@@ -87,7 +88,7 @@ export function ResellersTab({ onCreate, onEdit }: ResellersTabProps) {
       {resellers === null
         ? <p class="muted">Loading...</p>
         : (
-          <div class="ag-scroll" tabIndex={0} role="region" aria-label="Resellers">
+          <div class="ag-scroll au-resellers" tabIndex={0} role="region" aria-label="Resellers">
             <table class="ag-table">
               <thead>
                 <tr>
@@ -109,9 +110,9 @@ export function ResellersTab({ onCreate, onEdit }: ResellersTabProps) {
                     onKeyDown={(e) =>
                       e.key === "Enter" && e.target === e.currentTarget && onEdit(r)}
                   >
-                    <td>{r.name}</td>
-                    <td>{r.email}</td>
-                    <td>
+                    <td class="au-name">{r.name}</td>
+                    <td class="au-email">{r.email}</td>
+                    <td class="au-balance-cell" data-label="Balance">
                       <span class="au-balance">
                         <span class="au-amount">{dollarsToAmountString(r.balance)}</span>
                         <BalancePopover
