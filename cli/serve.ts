@@ -14,7 +14,7 @@ import {
 } from "./simulators.ts";
 import { seedDemoCatalogue } from "../src/domain/catalogue/demo-catalogue.ts";
 import { seedDemoInbox } from "../src/domain/mail/demo-inbox.ts";
-import { getSuppliers, internalBaseUrl } from "../src/integrations/suppliers.ts";
+import { createSuppliers, getSuppliers, internalBaseUrl } from "../src/integrations/suppliers.ts";
 import { createJobRunner, readJobQueue } from "../src/domain/jobs.ts";
 import { dashboardRollup } from "../src/domain/admin/dashboard.ts";
 import { checkReadiness } from "../src/domain/operations/readiness.ts";
@@ -94,14 +94,21 @@ async function prepare(build: boolean, log: (line: string) => void) {
   return outcome;
 }
 
+/**
+ * How long the demo's start-up waits for a simulator's answer: a slow answer at start-up is a busy
+ * machine, not a supplier fault, and a seed that gave up would stop the server.
+ */
+const DEMO_SEED_TIMEOUT_MS = 30_000;
+
 /** Demo mode fills an empty catalogue from the simulators, which a listening worker serves. */
 async function seedDemo(log: (line: string) => void): Promise<void> {
   const config = getConfig();
   const db = getDb(dbOptionsOf(config));
-  const seeded = await withBootstrapLock(
-    db,
-    (conn) => seedDemoCatalogue(conn, getSuppliers(config)),
+  const suppliers = createSuppliers(
+    config,
+    Math.max(config.supplierTimeoutMs, DEMO_SEED_TIMEOUT_MS),
   );
+  const seeded = await withBootstrapLock(db, (conn) => seedDemoCatalogue(conn, suppliers));
   if (seeded) log(`Demo catalogue: ${seeded} games`);
   const messages = await seedDemoInbox(db);
   if (messages) log(`Demo inbox: ${messages} emails`);

@@ -48,8 +48,18 @@ export function createLiveElitediasClient(config: Config): ElitediasClient {
 /** The supplier clients: live vendors or the mounted simulators, as configured. */
 export function getSuppliers(config: Config): Suppliers {
   const g = globalThis as { [SUPPLIERS_KEY]?: Suppliers };
-  if (g[SUPPLIERS_KEY]) return g[SUPPLIERS_KEY];
-  const timeoutMs = config.supplierTimeoutMs;
+  g[SUPPLIERS_KEY] ??= createSuppliers(config);
+  return g[SUPPLIERS_KEY];
+}
+
+/**
+ * New supplier clients, as configured; `timeoutMs` overrides SUPPLIER_TIMEOUT_MS for the mounted
+ * simulators (the demo's start-up reads their catalogues through this same busy process).
+ */
+export function createSuppliers(
+  config: Config,
+  timeoutMs = config.supplierTimeoutMs,
+): Suppliers {
   const moogold = config.moogold.mode === "live"
     ? createLiveMoogoldClient(config)
     : createMoogoldClient({
@@ -66,6 +76,5 @@ export function getSuppliers(config: Config): Suppliers {
       origin: config.publicUrl ?? internalBaseUrl(),
       timeoutMs,
     });
-  g[SUPPLIERS_KEY] = { moogold, elitedias };
-  return g[SUPPLIERS_KEY];
+  return { moogold, elitedias };
 }

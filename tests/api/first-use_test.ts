@@ -138,3 +138,23 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "[first use] the demo starts and seeds its catalogue when the simulators answer slowly",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase();
+    // Every EliteDias answer takes longer than the test servers' SUPPLIER_TIMEOUT_MS (1000 ms):
+    // a busy machine at start-up. The seed waits; orders would still time out at 1000 ms.
+    const server = await startTestServer(tdb, { SIM_ELITEDIAS_LATENCY_MS: "1100" });
+    try {
+      const admin = await signInDemoAdmin(server.url);
+      const games = (await admin.get("/api/admin/games")).json as GameDto[];
+      assert.equal(games.length, 7, games.map((g) => g.name).join(", "));
+    } finally {
+      await server.stop();
+      await tdb.drop();
+    }
+  },
+});
