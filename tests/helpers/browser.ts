@@ -1,6 +1,7 @@
 import { type Browser, chromium, type Page } from "playwright-core";
 import { generateTotpCode } from "../../src/domain/auth/totp.ts";
 import { DEMO_ADMIN, DEMO_RESELLER } from "../../src/domain/auth/bootstrap.ts";
+import { V1_OPERATIONS } from "../../src/server/reseller-api-operations.ts";
 
 /** Launches Debian's Chromium headless with the flags this closed network needs. */
 export async function launchBrowser(): Promise<Browser> {
@@ -55,6 +56,19 @@ export async function signInDemoAdminInBrowser(page: Page, baseUrl: string): Pro
   await page.waitForURL("**/admin/home");
   await waitForIslands(page);
   return secret;
+}
+
+/**
+ * Opens each operation of the API reference (/resellers/api) from its sidebar, which shows at
+ * 1280 px: Scalar renders a section only once it comes near the screen, and a test or a scan needs
+ * every one of them in the page.
+ */
+export async function openEveryApiOperation(page: Page): Promise<void> {
+  const sidebar = page.getByRole("complementary", { name: "Sidebar for Reseller API" });
+  for (const op of V1_OPERATIONS) {
+    await sidebar.getByRole("link", { name: op.summary }).click();
+    await page.getByRole("heading", { name: op.summary, exact: true }).first().waitFor();
+  }
 }
 
 /** Saves a full-page screenshot as NAME.png in SCREENSHOT_DIR, when that is set. */

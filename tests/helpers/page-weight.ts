@@ -10,13 +10,14 @@ export type Area = "consumer" | "reseller" | "admin" | "reference";
 
 /**
  * Budgets in bytes of gzipped JavaScript per route (issue 10). The API reference (issue 25) is
- * Scalar's standalone bundle (about 970 KiB gzipped) on its one page, counted in no other.
+ * Scalar's standalone bundle on its one page, counted in no other: about 1230 KiB gzipped at
+ * 1.72.1, the first versions whose markup passes axe (1.69 and later) being over 1 MiB.
  */
 export const BUDGETS: Record<Area, number> = {
   consumer: 30 * 1024,
   reseller: 150 * 1024,
   admin: 150 * 1024,
-  reference: 1024 * 1024,
+  reference: 1280 * 1024,
 };
 
 export interface Route {
