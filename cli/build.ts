@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { precompressClientFiles } from "../src/server/static-files.ts";
 
 const STAMP = "dist/.build-stamp";
 const INPUTS = ["src", "static", "astro.config.mjs", "package-lock.json"];
@@ -25,7 +26,7 @@ export function buildIsStale(root = "."): boolean {
   return INPUTS.some((p) => newestMtime(join(root, p)) > built);
 }
 
-/** Runs `astro build` under Deno and stamps the result. */
+/** Runs `astro build` under Deno, precompresses the client files and stamps the result. */
 export async function buildApp(root = "."): Promise<void> {
   const cmd = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "node_modules/astro/bin/astro.mjs", "build"],
@@ -36,5 +37,12 @@ export async function buildApp(root = "."): Promise<void> {
   });
   const { code } = await cmd.output();
   if (code !== 0) throw new Error(`astro build failed (exit ${code})`);
+  const started = performance.now();
+  const compressed = await precompressClientFiles(join(root, "dist/client"));
+  console.log(
+    `Precompressed ${compressed} client files (br, gzip) in ${
+      ((performance.now() - started) / 1000).toFixed(1)
+    } s`,
+  );
   await Deno.writeTextFile(join(root, STAMP), new Date().toISOString());
 }

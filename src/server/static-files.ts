@@ -1,7 +1,16 @@
-import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, relative, sep } from "node:path";
-import { compressedForms, isCompressible, preferredEncoding } from "./compression.ts";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+import type { Buffer } from "node:buffer";
+import {
+  compressedForms,
+  type Encoding,
+  isCompressible,
+  preferredEncoding,
+} from "./compression.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
@@ -28,8 +37,28 @@ interface StaticFile {
   type: string;
   etag: string;
   cacheControl: string;
-  /** Its br and gzip forms, made on first request; none for images and fonts. */
+  /**
+   * Its br and gzip forms: read from the build's precompressed files, else made on first request
+   * at a fast setting; none for images and fonts.
+   */
   compressed?: ReturnType<typeof compressedForms>;
+}
+
+/** The file holding `path`'s form in `encoding`, written by `precompressClientFiles`. */
+const PRECOMPRESSED: Record<Encoding, string> = { br: ".br", gzip: ".gz" };
+
+/** Client files smaller than this are sent as they are (compressBody's threshold). */
+const PRECOMPRESS_MIN_BYTES = 1024;
+
+function contentTypeOf(path: string): string {
+  return CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
+}
+
+/** True for a build's precompressed copy of another file (`x.js.br` beside `x.js`). */
+function isPrecompressedCopy(path: string): boolean {
+  return Object.values(PRECOMPRESSED).some((suffix) =>
+    path.endsWith(suffix) && existsSync(path.slice(0, -suffix.length))
+  );
 }
 
 function walk(dir: string): string[] {
@@ -37,6 +66,37 @@ function walk(dir: string): string[] {
     const path = join(dir, entry.name);
     return entry.isDirectory() ? walk(path) : entry.isFile() ? [path] : [];
   });
+}
+
+/**
+ * Writes each compressible client file's brotli (quality 11) and gzip (level 9) forms beside it,
+ * at build time: the most a file can shrink, paid once per build instead of by the server, where
+ * compressing a megabyte bundle at these settings held the event loop for seconds on its first
+ * request. Runs on zlib's thread pool. Returns how many files it compressed.
+ */
+export async function precompressClientFiles(clientDir: string): Promise<number> {
+  if (!existsSync(clientDir)) return 0;
+  const paths = walk(clientDir).filter((path) =>
+    !isPrecompressedCopy(path) && isCompressible(contentTypeOf(path)) &&
+    statSync(path).size >= PRECOMPRESS_MIN_BYTES
+  );
+  const br = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  await Promise.all(paths.map(async (path) => {
+    const body = await readFile(path);
+    const [brotli, gzipped] = await Promise.all([
+      br(body, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 11,
+          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      }),
+      gz(body, { level: 9 }),
+    ]);
+    await writeFile(path + PRECOMPRESSED.br, brotli);
+    await writeFile(path + PRECOMPRESSED.gzip, gzipped);
+  }));
+  return paths.length;
 }
 
 /**
@@ -53,12 +113,13 @@ export function createStaticFiles(clientDir: string) {
     dirExists = false;
   }
   for (const path of dirExists ? walk(clientDir) : []) {
+    if (isPrecompressedCopy(path)) continue;
     const stat = statSync(path);
     const urlPath = "/" + relative(clientDir, path).split(sep).join("/");
     files.set(urlPath, {
       path,
       size: stat.size,
-      type: CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
+      type: contentTypeOf(path),
       etag: `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
       // Astro puts content-hashed bundles under /_astro/: their names change with their content.
       cacheControl: urlPath.startsWith("/_astro/")
@@ -67,7 +128,13 @@ export function createStaticFiles(clientDir: string) {
     });
     const file = files.get(urlPath)!;
     if (isCompressible(file.type)) {
-      file.compressed = compressedForms("max", () => readFileSync(path));
+      const made = compressedForms("fast", () => readFileSync(path));
+      const ready = new Map<Encoding, Buffer>();
+      file.compressed = (encoding) => {
+        const copy = path + PRECOMPRESSED[encoding];
+        if (!ready.has(encoding) && existsSync(copy)) ready.set(encoding, readFileSync(copy));
+        return ready.get(encoding) ?? made(encoding);
+      };
     }
   }
 
