@@ -1,8 +1,10 @@
 // How many statements a reseller order costs the database over its whole life (issue 23): the
-// placement (the domain call behind POST /api/reseller/place_order, after its session lookup), the
-// job runner's pass that sends it to EliteDias (claim, create, move to pending, queue the status
-// check, done), and the pass that checks it and marks it successful; for one order, and for ten
-// placed at once (a lane claims them together and marks them done together). Every statement the
+// placement (the domain call behind POST /api/reseller/place_order, after its session lookup: the
+// game with the Idempotency-Key, then the placement statement), the job runner's pass that sends
+// it to EliteDias (claim; the order read with its attempt recorded; EliteDias' answer recorded
+// with the move to pending and the status check queued; done), and the pass that checks it and
+// marks it successful; for one order, and for ten placed at once (a lane claims them together and
+// marks them done together). Every statement the
 // handle sends is counted, BEGIN and COMMIT included (src/db/statement-log.ts), on PGlite and
 // PostgreSQL alike. A change that adds a statement to the order path fails here; one that saves a
 // statement lowers the expected counts (and the before/after in bench/RESULTS.md).
@@ -90,14 +92,14 @@ Deno.test({
       const one = await life(1);
       assert.deepEqual(
         countsOf(one),
-        { placement: 2, create: 7, check: 4, total: 13 },
+        { placement: 2, create: 4, check: 4, total: 10 },
         JSON.stringify(one, null, 1),
       );
       // Ten at once: each lane claims them in one statement and marks them done in one.
       const ten = await life(10);
       assert.deepEqual(
         countsOf(ten),
-        { placement: 20, create: 52, check: 22, total: 94 },
+        { placement: 20, create: 22, check: 22, total: 64 },
         JSON.stringify(ten, null, 1),
       );
     } finally {
