@@ -4,16 +4,19 @@
 // default, on one hot balance (every client signed in as the same reseller) and spread (client i
 // as reseller i modulo 50). The job runner sends each order to the EliteDias simulator, which
 // answers at once. With `before-ref`, the app at that git revision runs each row too, right
-// before this checkout's (before and after in one run). The ceiling, measured right after each
-// row's app runs on the same database with the app stopped: pgbench running the statements the app
-// sends to place one order (session and user, game, then the placement statement: debit, order,
-// history row, job, key and kept answer), prepared, with the same clients and sessions. Jobs run
-// in a `cli worker` process and the simulated suppliers in a third (bench/supplier-simulators.ts),
-// so the app's CPU is its HTTP work's and the worker's its fulfilment's.
+// before this checkout's (before and after in one run). Two ceilings, measured right after each
+// row's app runs on the same database with the app and its worker stopped, with the same clients
+// and sessions: pgbench replaying the statements this checkout sends for one order, from the
+// statement log of an order lived there (bench/order-life.ts), prepared: its request's (session
+// lookup and placement), and its whole life's (those, then the supplier-create and status passes
+// of the job runner). Jobs run in a `cli worker` process and the simulated suppliers in a third
+// (bench/supplier-simulators.ts), so the app's CPU is its HTTP work's and the worker's its
+// fulfilment's.
 import { buildApp, buildIsStale } from "../cli/build.ts";
 import { pubgOrder } from "../tests/helpers/orders.ts";
 import { withHandle } from "../tests/helpers/backends.ts";
 import { sql } from "kysely";
+import { captureOrderLife, numberSessions, replayScript } from "./order-life.ts";
 import {
   type BenchApp,
   checkoutRevision,
@@ -30,22 +33,6 @@ const clientCounts = (Deno.args[0] ?? "16,64").split(",").map(Number);
 const seconds = Number(Deno.args[1] ?? 10);
 const beforeRef = Deno.args[2];
 const SPREAD = 50;
-
-/**
- * The statements the app sends to place one order (from the repositories' SQL). pgbench takes any
- * `:name` for a variable, even inside a string, so the time format's colons are chr(58) here.
- */
-function pgbenchScript(sessions: number, order: { amount: number; cost: string }) {
-  const a = order.amount;
-  return `\\set k random(1, 9000000000000000000)
-\\set o random(1, 9000000000000000000)
-SELECT id_hash AS h, user_id AS rid FROM bench_clients WHERE n = :client_id % ${sessions} \\gset
-select "sessions".*, (select to_json(obj) from (select "id", "name", "given_name", "family_name", "email", "rank", "remarks", "totp_confirmed", "created_by", "created_at" from "admins" where "admins"."id" = "sessions"."user_id" and "sessions"."user_type" = 'admin') as obj) as "admin", (select to_json(obj) from (select "id", "name", "phone", "email", "balance_cents", "markup", "remarks", "disable_discounts", "rank", "two_fa_enabled", "created_by", "created_at" from "resellers" where "resellers"."id" = "sessions"."user_id" and "sessions"."user_type" = 'reseller' and "resellers"."deleted_at" is null) as obj) as "reseller" from "sessions" where "id_hash" = :h and "expires_at" > now();
-select id AS game_id from "games" where "supplier" = 'elephant' and "supplier_name" = 'pubgm' \\gset
-select * from "games" where "supplier" = 'elephant' and "supplier_name" = 'pubgm';
-WITH debit AS (UPDATE resellers SET balance_cents = balance_cents - ${a} WHERE id = :rid AND deleted_at IS NULL AND balance_cents >= ${a} AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE scope = 'reseller:' || :rid::text AND key = :k::text) RETURNING balance_cents + ${a}::bigint AS old_cents, balance_cents AS new_cents, now() AS at), history AS (INSERT INTO balance_history (reseller_id, type, old_cents, new_cents, order_id, order_snapshot, actor) SELECT :rid::uuid, 'order_placed', old_cents, new_cents, 'P' || :o::text, jsonb_set('{"id": "P", "date": "", "item": "60 UC", "amount": 1}'::text::jsonb, '{date}', to_jsonb(to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24' || chr(58) || 'MI' || chr(58) || 'SS.MS"Z"'))), 'pgbench'::text FROM debit), job AS (INSERT INTO jobs (kind, payload, run_at) SELECT 'pgbench.noop'::text, '{}'::text::jsonb, at FROM debit), claim AS (INSERT INTO idempotency_keys (scope, key, fingerprint, response_status, response_body) SELECT 'reseller:' || :rid::text, :k::text, 'pgbench'::text, 201::int, jsonb_set(jsonb_set(jsonb_set('{"order": {"date": "", "reseller": {"oldBalance": 0, "newBalance": 0}}}'::text::jsonb, '{order,date}', to_jsonb(to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24' || chr(58) || 'MI' || chr(58) || 'SS.MS"Z"'))), '{order,reseller,oldBalance}', to_jsonb((old_cents / 100.0)::float8)), '{order,reseller,newBalance}', to_jsonb((new_cents / 100.0)::float8)) FROM debit), placed AS (INSERT INTO orders ("id", "buyer_type", "status", "reseller_id", "reseller_name", "game_id", "game", "package", "package_ed_name", "item", "denom", "user_id", "server_id", "user_name", "amount_cents", "cost", "supplier", old_balance_cents, new_balance_cents, created_at, updated_at) SELECT 'P' || :o::text, r."buyer_type", r."status", :rid::uuid, r."reseller_name", :game_id::uuid, r."game", r."package", r."package_ed_name", r."item", r."denom", r."user_id", r."server_id", r."user_name", r."amount_cents", r."cost", r."supplier", old_cents, new_cents, at, at FROM debit, jsonb_populate_record(NULL::orders, '{"buyer_type": "reseller", "status": "new", "reseller_name": "Bench", "game": "PUBG Mobile", "package": null, "package_ed_name": "pubgm", "item": "60 UC", "denom": "60 UC", "user_id": "5551234", "server_id": "", "user_name": "Player", "amount_cents": ${a}, "cost": "${order.cost}", "supplier": "elephant"}'::text::jsonb) AS r) SELECT EXISTS (SELECT 1 FROM idempotency_keys WHERE scope = 'reseller:' || :rid::text AND key = :k::text) AS replay, debit.old_cents, debit.new_cents, debit.at FROM (SELECT 1) AS one LEFT JOIN debit ON true;
-`;
-}
 
 interface Figures {
   perSecond: number;
@@ -174,7 +161,7 @@ function report(
   clients: number,
   target: string,
   figures: Figures,
-  ceiling: number,
+  ceilings: { placement: Figures; life: Figures },
   app?: { cpu: number; workerCpu: number; loadCpu: number; backlog: Backlog },
 ) {
   const seconds = (v: number | undefined) =>
@@ -190,8 +177,8 @@ function report(
   } | ${ms(figures.p99)} | ${figures.failures} | ${backlog} | ${cpu(app?.cpu)} | ${
     cpu(app?.workerCpu)
   } | ${cpu(figures.postgresCpu)} | ${total} | ${cpu(app?.loadCpu)} | ${
-    (figures.perSecond / ceiling).toFixed(2)
-  } |`;
+    (figures.perSecond / ceilings.placement.perSecond).toFixed(2)
+  } | ${(figures.perSecond / ceilings.life.perSecond).toFixed(2)} |`;
   rows.push(row);
   console.log(row);
 }
@@ -215,8 +202,8 @@ const apps = [
 ];
 console.log(`${seconds} s per row; PostgreSQL; load generator, app and database on this machine.`);
 const header = [
-  "| balance | clients | target | orders/s | p50 | p99 | failures | order jobs left at the load's end | due ones done after | all done after | app (HTTP) CPU per order | worker CPU per order | PostgreSQL CPU per order | app + worker + PostgreSQL | load generator CPU per order | share of pgbench |",
-  "| ------- | ------- | ------ | -------- | --- | --- | -------- | --------------------------------- | ------------------- | -------------- | ------------------------ | -------------------- | ------------------------ | ------------------------- | ---------------------------- | ---------------- |",
+  "| balance | clients | target | orders/s | p50 | p99 | failures | order jobs left at the load's end | due ones done after | all done after | app (HTTP) CPU per order | worker CPU per order | PostgreSQL CPU per order | app + worker + PostgreSQL | load generator CPU per order | share of pgbench, placement | share of pgbench, whole life |",
+  "| ------- | ------- | ------ | -------- | --- | --- | -------- | --------------------------------- | ------------------- | -------------- | ------------------------ | -------------------- | ------------------------ | ------------------------- | ---------------------------- | --------------------------- | ---------------------------- |",
 ];
 console.log(header.join("\n"));
 for (const clients of clientCounts) {
@@ -224,7 +211,7 @@ for (const clients of clientCounts) {
     const [balance, resellers] of [["hot (1 reseller)", 1], [`spread (${SPREAD})`, SPREAD]] as const
   ) {
     const measured: AppRun[] = [];
-    let ceiling: Figures | undefined;
+    let ceilings: { placement: Figures; life: Figures } | undefined;
     for (const { label, cwd } of apps) {
       const app = await startBenchApp(clients, {
         balanceCents: 1_000_000_000,
@@ -255,33 +242,56 @@ for (const clients of clientCounts) {
           postgresCpuMs: await postgresCpuMs() - postgresBefore,
         });
         if (cwd) continue;
-        // The ceiling, on this checkout's database: the app stopped, its sessions kept.
+        // The ceilings, on this checkout's database: the app and its worker stopped (the replay's
+        // jobs are no one else's), its sessions kept.
         await app.server.stop();
-        const order = await withHandle(app.tdb, async (db) => {
-          await sql`CREATE TABLE bench_clients AS SELECT (row_number() OVER ()) - 1 AS n,
-            id_hash, user_id FROM sessions WHERE user_type = 'reseller'`.execute(db);
-          return await db.selectFrom("orders").select(["amount_cents", "cost"]).limit(1)
-            .executeTakeFirstOrThrow();
-        });
-        ceiling = await runPgbench(
-          new URL(app.tdb.env.DATABASE_URL),
-          clients,
-          pgbenchScript(clients, { amount: Number(order.amount_cents), cost: String(order.cost) }),
+        await app.worker!.stop();
+        await numberSessions(app.tdb);
+        const life = await captureOrderLife(app.tdb, "bench0@bench.example");
+        const url = new URL(app.tdb.env.DATABASE_URL);
+        const request = [...life.session, ...life.placement];
+        const placement = await runPgbench(url, clients, replayScript(life, request, clients));
+        // The placements' supplier jobs, which nothing runs here, are not the next replay's to
+        // claim.
+        await withHandle(
+          app.tdb,
+          (db) => sql`UPDATE jobs SET done_at = now() WHERE done_at IS NULL`.execute(db),
         );
+        ceilings = {
+          placement,
+          life: await runPgbench(
+            url,
+            clients,
+            replayScript(life, [...request, ...life.create, ...life.check], clients),
+          ),
+        };
       } finally {
         await app.stop();
       }
     }
     for (const measure of measured) {
       const n = measure.run.latencies.length;
-      report(balance, clients, measure.label, appFigures(measure), ceiling!.perSecond, {
+      report(balance, clients, measure.label, appFigures(measure), ceilings!, {
         cpu: measure.appCpuMs / n,
         workerCpu: measure.workerCpuMs / n,
         loadCpu: measure.run.loadCpuMs / n,
         backlog: measure.backlog,
       });
     }
-    report(balance, clients, "ceiling: pgbench, same statements", ceiling!, ceiling!.perSecond);
+    report(
+      balance,
+      clients,
+      "ceiling: pgbench, the request's statements",
+      ceilings!.placement,
+      ceilings!,
+    );
+    report(
+      balance,
+      clients,
+      "ceiling: pgbench, the whole life's statements",
+      ceilings!.life,
+      ceilings!,
+    );
   }
 }
 await before?.remove();
@@ -297,9 +307,13 @@ await appendResults(
     `(client i as reseller i modulo ${SPREAD}). The app serves HTTP only (RUN_JOBS=false); one`,
     "`cli worker` process runs the jobs (JOB_CONCURRENCY from the bench's environment, default",
     "10), sending each order to the EliteDias simulator, which answers at once, in a third process",
-    "(bench/supplier-simulators.ts). Ceiling: pgbench (-M prepared) running the statements the app",
-    "sends to place one order on the same database right after, app stopped, same clients and",
-    "sessions (plus one lookup of its own session). When the load stops the bench counts the order",
+    "(bench/supplier-simulators.ts). Ceilings, on the same database right after, app and worker",
+    "stopped, same clients and sessions: pgbench (-M prepared) replaying the statement log of one",
+    "order lived there (bench/order-life.ts), each transaction with an order of its own (plus one",
+    "lookup of its client's session): the request's statements (session lookup, placement), and",
+    "the whole life's (those, the supplier-create pass: claim, order read with its attempt,",
+    "acceptance with the move to pending and the status check, done; the status pass: claim,",
+    "order read, move to successful, done). When the load stops the bench counts the order",
     "jobs left (due, and open: a status check waits 3 s after the supplier accepts) and waits until",
     "the due ones and then all are done; the app's, the worker's and PostgreSQL's CPU per order run",
     "from the load's start to then, so they include each order's fulfilment, which pgbench does",

@@ -3,10 +3,16 @@
 // it. Kysely sends a transaction's BEGIN and COMMIT through its driver (PGlite opens its own
 // transaction for them), so the driver's three transaction calls are told here as the statements
 // they stand for, alike on both backends; a savepoint is not used by the app.
-import type { DatabaseConnection, Dialect, Driver } from "kysely";
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver } from "kysely";
 
-/** Told each statement before it is sent: its SQL and parameters. */
-export type StatementListener = (sql: string, parameters: readonly unknown[]) => void;
+/**
+ * Told each statement before it is sent: its SQL and parameters. What it returns, if anything, is
+ * told the rows the statement answered (the order-life replay follows the ids they hand out).
+ */
+export type StatementListener = (
+  sql: string,
+  parameters: readonly unknown[],
+) => void | ((rows: readonly unknown[]) => void);
 
 /** `dialect` telling `listener` each statement it sends. */
 export function loggedDialect(dialect: Dialect, listener: StatementListener): Dialect {
@@ -26,9 +32,11 @@ function loggedDriver(driver: Driver, listener: StatementListener): Driver {
     async acquireConnection(options) {
       const connection = await driver.acquireConnection(options);
       const logged: DatabaseConnection = {
-        executeQuery(query) {
-          listener(query.sql, query.parameters);
-          return connection.executeQuery(query);
+        async executeQuery<R>(query: CompiledQuery) {
+          const answered = listener(query.sql, query.parameters);
+          const result = await connection.executeQuery<R>(query);
+          if (typeof answered === "function") answered(result.rows);
+          return result;
         },
         streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
       };

@@ -1,6 +1,7 @@
 import type { APIContext } from "astro";
 import {
   type PlaceOrderInput,
+  type PlaceOrderResult,
   placeResellerOrder,
   SUPPLIER_CREATE_JOB,
 } from "../domain/orders/place.ts";
@@ -50,5 +51,13 @@ export async function handlePlaceOrder(
     key,
   );
   kickJobs(SUPPLIER_CREATE_JOB);
-  return Response.json(result.body, { status: result.status });
+  return placedOrderResponse(result);
+}
+
+/** A placement's answer as its text was made, once: a repeat of its key sends the same bytes. */
+export function placedOrderResponse(result: PlaceOrderResult): Response {
+  return new Response(result.text, {
+    status: result.status,
+    headers: { "content-type": "application/json" },
+  });
 }

@@ -18,6 +18,7 @@ import type { Suppliers } from "../../src/integrations/suppliers.ts";
 import { computeResellerPrice } from "../../src/domain/catalogue/pricing.ts";
 import type { GameItemDto } from "../../src/shared/game-types.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
+import { presentResellerOrder } from "../../src/domain/orders/present.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -100,19 +101,26 @@ Deno.test({
         await t.step(
           "an order, its 'order_placed' row and its supplier job are written together",
           async () => {
-            const r = await newReseller(db, "Recorder", 10 * cents);
-            const { body } = await placeResellerOrder(ctx, order(r._id));
+            // An odd cent, so the balances' dollars have digits to keep and zeros to drop.
+            const start = 10 * cents + 5;
+            const r = await newReseller(db, "Recorder", start);
+            const { body, text } = await placeResellerOrder(ctx, order(r._id), "recorded");
             const row = await db.selectFrom("orders").selectAll()
               .where("id", "=", body.order.id).executeTakeFirstOrThrow();
             assert.equal(body.order.date, row.created_at.toISOString());
-            assert.equal(row.old_balance_cents, 10 * cents);
-            assert.equal(row.new_balance_cents, 9 * cents);
+            assert.equal(row.old_balance_cents, start);
+            assert.equal(row.new_balance_cents, start - cents);
+            assert.equal(
+              text,
+              JSON.stringify({ order: presentResellerOrder(row) }),
+              "the answer is the order as stored, written as the API writes it",
+            );
             const history = await db.selectFrom("balance_history").selectAll()
               .where("reseller_id", "=", r._id).where("type", "=", "order_placed")
               .executeTakeFirstOrThrow();
             assert.equal(history.order_id, row.id);
-            assert.equal(history.old_cents, 10 * cents);
-            assert.equal(history.new_cents, 9 * cents);
+            assert.equal(history.old_cents, start);
+            assert.equal(history.new_cents, start - cents);
             assert.deepEqual(history.order_snapshot, {
               id: row.id,
               date: row.created_at.toISOString(),
@@ -145,6 +153,19 @@ Deno.test({
               ConflictError,
               "the same key for a different order is refused",
             );
+          },
+        );
+
+        await t.step(
+          "the same key 20 times in parallel on a balance for one order: all get the first answer",
+          async () => {
+            const r = await newReseller(db, "Last Order", cents);
+            const results = await Promise.all(
+              Array.from({ length: 20 }, () => placeResellerOrder(ctx, order(r._id), "last-one")),
+            );
+            for (const result of results) assert.equal(result.text, results[0].text);
+            assert.equal(results[0].body.order.reseller.newBalance, 0);
+            assert.equal(await balanceOf(db, r._id), 0);
           },
         );
 

@@ -18,6 +18,7 @@ import { SUPPLIER_CREATE_JOB } from "../../src/domain/orders/place.ts";
 import { insertAdmin } from "../../src/db/repositories/admins.ts";
 import {
   finishSupplierAttempt,
+  listSupplierAttempts,
   startSupplierAttempt,
 } from "../../src/db/repositories/supplier-attempts.ts";
 
@@ -274,10 +275,20 @@ Deno.test({
                 userName: "",
               })).body.order.id;
 
-            // The create never reached MooGold: the lookup says so, and it is sent once more.
+            // No product detail (the labels MooGold keys the order's fields by): nothing goes out,
+            // and the attempt says the order is not at MooGold, which makes way for the next.
             const lost = await place();
-            sim.moogold.forceNext("timeout", 1, "order/create_order");
             const creates = sim.requestsTo(MG_CREATE);
+            sim.moogold.forceNext("timeout", 1, "product/product_detail");
+            assert.equal(await sendOrderToSupplier(db, suppliers, lost), false, "ask later");
+            assert.equal(sim.requestsTo(MG_CREATE) - creates, 0);
+            assert.deepEqual(
+              (await listSupplierAttempts(db, [lost])).map((a) => [a.outcome, a.answer]),
+              [["not at supplier", "not sent: MooGold product detail unavailable"]],
+            );
+
+            // The create never reached MooGold: the lookup says so, and it is sent once more.
+            sim.moogold.forceNext("timeout", 1, "order/create_order");
             assert.equal(await sendOrderToSupplier(db, suppliers, lost), false, "ask later");
             assert.equal(await sendOrderToSupplier(db, suppliers, lost), true);
             assert.equal(sim.requestsTo(MG_CREATE) - creates, 2);

@@ -29,13 +29,6 @@ export async function findGameRowById(db: Db, id: string): Promise<GameRow | und
   return await db.selectFrom("games").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-/** The supplier's id for a launched game (MooGold's product id), or null. */
-export async function findSupplierGameId(db: Db, id: string): Promise<string | null> {
-  const row = await db.selectFrom("games").select("supplier_game_id").where("id", "=", id)
-    .executeTakeFirst();
-  return row?.supplier_game_id ?? null;
-}
-
 export async function findGameRowBySupplierName(
   db: Db,
   supplier: string,

@@ -2,20 +2,13 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database } from "../schema.ts";
 
-/**
- * A claimed key and the answer kept for it, parsed from the text first sent: its keys come back in
- * the order they were written, so the same answer serializes to the same bytes.
- */
+/** A claimed key: the fingerprint of the request that claimed it and its answer's text as sent. */
 export async function findIdempotencyKey(db: Kysely<Database>, scope: string, key: string) {
-  const row = await db.selectFrom("idempotency_keys")
+  return await db.selectFrom("idempotency_keys")
     .select(["fingerprint", "response_status", "response_body"])
     .where("scope", "=", scope)
     .where("key", "=", key)
     .executeTakeFirst();
-  return row && {
-    ...row,
-    response_body: row.response_body === null ? null : JSON.parse(row.response_body) as unknown,
-  };
 }
 
 /**

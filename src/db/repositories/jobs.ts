@@ -20,7 +20,7 @@ export interface NewJob {
   requestId?: string;
 }
 
-/** The row for a new job (also written inside the order placement statement). */
+/** The row for a new job. */
 export function jobValues(job: NewJob) {
   return {
     kind: job.kind,

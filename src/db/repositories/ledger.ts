@@ -1,6 +1,6 @@
 // The only SQL that changes a reseller's balance or appends to its history: the balance moves
 // together with one history row, in the caller's transaction; rows are never updated or deleted.
-import { type QueryCreator, type RawBuilder, sql, type Transaction } from "kysely";
+import { type RawBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { BalanceEntryType, BalanceHistoryRow, Database, OrderSnapshot } from "../schema.ts";
 
@@ -14,7 +14,7 @@ export interface NewBalanceEntry {
   actor: string;
 }
 
-/** The row for an entry (also written inside the order placement statement). */
+/** The row for an entry. */
 export function balanceEntryValues(entry: NewBalanceEntry) {
   return {
     reseller_id: entry.resellerId,
@@ -66,11 +66,6 @@ export async function debitReseller(
   if (!rows.length) return null;
   const newCents = Number(rows[0].balance_cents);
   return { oldCents: newCents + cents, newCents };
-}
-
-/** The insert of one history row, for a statement that writes it together with other rows. */
-export function balanceEntryInsert(qc: QueryCreator<Database>, entry: NewBalanceEntry) {
-  return qc.insertInto("balance_history").values(balanceEntryValues(entry)).returning("id");
 }
 
 /** Appends one history row; history is never updated or deleted. */

@@ -1,7 +1,7 @@
-// Every change of a reseller's balance: the opening balance, an order's debit, a refund, an
-// operator's top-up or deduction. Each moves the balance together with one appended history row
-// in the caller's transaction, so for every reseller balance = Σ(new − old) over its history and
-// the rows chain (checkLedger).
+// Every change of a reseller's balance: the opening balance, a refund, an operator's top-up or
+// deduction (an order's debit is part of its placement statement, placeOrderStatement). Each moves
+// the balance together with one appended history row in the caller's transaction, so for every
+// reseller balance = Σ(new − old) over its history and the rows chain (checkLedger).
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database } from "../../db/schema.ts";
@@ -15,12 +15,6 @@ import {
 } from "../../db/repositories/ledger.ts";
 import { inSnapshot } from "../../db/repositories/invariants.ts";
 import { setLedgerCheck } from "../../observability/metrics.ts";
-import {
-  type ClaimAndDebit,
-  claimKeyAndDebit,
-  type IdempotencyClaim,
-} from "../../db/repositories/order-placement.ts";
-import { InsufficientBalanceError } from "../errors.ts";
 
 /** Gives a new reseller its starting balance with the 'initial' history row (old 0). */
 export async function openBalance(
@@ -38,22 +32,6 @@ export async function openBalance(
     actor,
   });
   return balances.newCents;
-}
-
-/**
- * Debits an order's price only if the balance covers it ('Insufficient balance' otherwise), in one
- * statement with the claim of its Idempotency-Key; a key already claimed debits nothing and comes
- * back as a replay. The order's 'order_placed' row follows in the placement's second statement.
- */
-export async function debitForOrder(
-  trx: Transaction<Database>,
-  resellerId: string,
-  cents: number,
-  claim?: IdempotencyClaim,
-): Promise<Exclude<ClaimAndDebit, { kind: "short" }>> {
-  const debit = await claimKeyAndDebit(trx, resellerId, cents, claim);
-  if (debit.kind === "short") throw new InsufficientBalanceError();
-  return debit;
 }
 
 /** Gives an order's amount back with its 'order_refunded' row (unique per order). */

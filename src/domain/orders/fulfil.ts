@@ -8,15 +8,18 @@ import {
   transitionOrder,
   transitionOrderWithEvents,
 } from "../../db/repositories/orders.ts";
-import { findSupplierGameId } from "../../db/repositories/games.ts";
+import type { NewJob } from "../../db/repositories/jobs.ts";
 import { queueJob } from "../jobs.ts";
 import {
   closeOpenSupplierAttempt,
   findLiveSupplierAttempt,
   finishSupplierAttempt,
+  readOrderAndStartAttempt,
+  recordAcceptance,
   startSupplierAttempt,
   UNCERTAIN,
 } from "../../db/repositories/supplier-attempts.ts";
+import { currentRequestId } from "../../observability/context.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetch-json.ts";
 import { refundOrderAmount } from "../ledger/ledger.ts";
@@ -80,7 +83,7 @@ async function prepareCreate(
   suppliers: Suppliers,
   order: OrderRow,
   productId: string | null,
-): Promise<(() => Promise<SupplierVerdict>) | SupplierVerdict> {
+): Promise<(() => Promise<SupplierVerdict>) | Exclude<SupplierVerdict, { kind: "accepted" }>> {
   if (order.supplier === "elephant") {
     return async () => {
       const r = await suppliers.elitedias.topup({
@@ -124,34 +127,51 @@ function attemptRecord(verdict: SupplierVerdict): [outcome: string, answer: stri
     : [verdict.kind === "failed" ? "failed" : UNCERTAIN, verdict.reason];
 }
 
+/** A create the supplier took and has not finished: the order waits at the supplier. */
+function isAcceptedOpen(
+  verdict: SupplierVerdict,
+): verdict is Extract<SupplierVerdict, { kind: "accepted" }> {
+  return verdict.kind === "accepted" && verdict.status === "pending";
+}
+
 /**
- * Sends the order's create request, at most once while an earlier one's outcome is unknown: the
- * attempt is recorded before the request leaves (so a crash mid-call is remembered too), and an
- * open attempt means ask, never send blindly. MooGold can be asked by our reference; EliteDias
- * cannot, and whether it deduplicates on `reference` is unconfirmed (external-apis.md §2.3), so
- * an EliteDias create without a usable answer goes to an operator instead of being repeated.
+ * What sending a create came to; `accepted`: the attempt the supplier accepted (isAcceptedOpen),
+ * whose outcome the caller records together with the order's move.
+ */
+interface Created {
+  verdict: SupplierVerdict;
+  accepted?: number;
+}
+
+/**
+ * Sends the order's create request under `attempt` (recorded before the request leaves, so a
+ * crash mid-call is remembered too), at most once while an earlier one's outcome is unknown:
+ * without an attempt the order has a live one, and an open attempt means ask, never send blindly.
+ * MooGold can be asked by our reference; EliteDias cannot, and whether it deduplicates on
+ * `reference` is unconfirmed (external-apis.md §2.3), so an EliteDias create without a usable
+ * answer goes to an operator instead of being repeated.
  */
 async function createAtSupplier(
   db: Db,
   suppliers: Suppliers,
   order: OrderRow,
   productId: string | null,
-): Promise<SupplierVerdict> {
-  const create = await prepareCreate(suppliers, order, productId);
-  if (typeof create !== "function") return create;
-  const attempt = await startSupplierAttempt(db, order.id, order.supplier);
+  attempt: number | undefined,
+): Promise<Created> {
   if (attempt === undefined) {
     const live = await findLiveSupplierAttempt(db, order.id);
     if (live && live.outcome !== null && live.outcome !== UNCERTAIN) {
       // The supplier has it (an answer being applied to the order right now, or an operator's
       // decision): nothing to send; the caller reads the order again later.
-      return { kind: "unknown", reason: `already at the supplier (${live.outcome})` };
+      return { verdict: { kind: "unknown", reason: `already at the supplier (${live.outcome})` } };
     }
     if (order.supplier === "elephant") {
       return {
-        kind: "review",
-        reason: "An earlier top-up request to EliteDias got no usable answer, and EliteDias " +
-          "cannot be asked by our reference: it is not sent again without an operator.",
+        verdict: {
+          kind: "review",
+          reason: "An earlier top-up request to EliteDias got no usable answer, and EliteDias " +
+            "cannot be asked by our reference: it is not sent again without an operator.",
+        },
       };
     }
     const r = await suppliers.moogold.orderDetailByPartnerId(order.id);
@@ -162,23 +182,33 @@ async function createAtSupplier(
         status: r.value.status,
       };
       await closeOpenSupplierAttempt(db, order.id, "found by reference", attemptRecord(found)[1]);
-      return found;
+      return { verdict: found };
     }
     // MooGold's own answer that it holds no order under our reference: safe to send.
-    if (r.kind !== "supplier") return { kind: "unknown", reason: classify(r).reason };
+    if (r.kind !== "supplier") return { verdict: { kind: "unknown", reason: classify(r).reason } };
     await closeOpenSupplierAttempt(db, order.id, "not at supplier", classify(r).reason);
-    return await createAtSupplier(db, suppliers, order, productId);
+    const again = await startSupplierAttempt(db, order.id, order.supplier);
+    return await createAtSupplier(db, suppliers, order, productId, again);
+  }
+  const create = await prepareCreate(suppliers, order, productId);
+  if (typeof create !== "function") {
+    // Nothing went out, so the supplier does not hold the order.
+    await finishSupplierAttempt(db, attempt, "not at supplier", `not sent: ${create.reason}`);
+    return { verdict: create };
   }
   const verdict = await create();
+  if (isAcceptedOpen(verdict)) return { verdict, accepted: attempt };
   await finishSupplierAttempt(db, attempt, ...attemptRecord(verdict));
   if (verdict.kind === "unknown" && order.supplier === "elephant") {
     return {
-      kind: "review",
-      reason: `EliteDias gave no usable answer to the top-up request (${verdict.reason}); ` +
-        "it may exist there, so it is not sent again without an operator.",
+      verdict: {
+        kind: "review",
+        reason: `EliteDias gave no usable answer to the top-up request (${verdict.reason}); ` +
+          "it may exist there, so it is not sent again without an operator.",
+      },
     };
   }
-  return verdict;
+  return { verdict };
 }
 
 /** Asks the supplier where an order stands (by its id, or by our reference for MooGold). */
@@ -257,10 +287,13 @@ export async function markResellerOrderSuccessfulIn(
  * Where an order waits to be sent and where it waits once the supplier accepted it: reseller
  * orders move new → pending; consumer orders stay in payment received until delivered.
  */
+const STAGES = {
+  reseller: { toSend: "new", atSupplier: "pending" },
+  consumer: { toSend: PAYMENT_RECEIVED, atSupplier: PAYMENT_RECEIVED },
+};
+
 function stagesOf(order: OrderRow): { toSend: string; atSupplier: string } {
-  return order.buyer_type === "consumer"
-    ? { toSend: PAYMENT_RECEIVED, atSupplier: PAYMENT_RECEIVED }
-    : { toSend: "new", atSupplier: "pending" };
+  return order.buyer_type === "consumer" ? STAGES.consumer : STAGES.reseller;
 }
 
 /** The order has not reached its supplier yet (as far as we know). */
@@ -369,28 +402,42 @@ export async function sendOrderToSupplier(
   orderId: string,
   siteUrl?: string,
 ): Promise<boolean> {
-  return (await sendById(db, suppliers, orderId, siteUrl))?.done ?? true;
+  return (await sendById(db, suppliers, orderId, { siteUrl, watch: false }))?.done ?? true;
 }
 
 /**
  * `sendOrderToSupplier`'s work, undefined when there is no such order: `done` is false when the
  * answer was uncertain; `after` is the order as it then stands, when the update that moved it
- * returned it.
+ * returned it; `watched`: the order's first status check is queued (with `watch`, when the
+ * supplier accepted the order and has not finished it, in the statement that moved it).
  */
 async function sendById(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
-  siteUrl?: string,
-): Promise<{ done: boolean; after?: OrderRow } | undefined> {
-  const order = await findOrderById(db, orderId);
-  if (!order) return undefined;
+  { siteUrl, watch }: { siteUrl?: string; watch: boolean },
+): Promise<{ done: boolean; after?: OrderRow; watched?: boolean } | undefined> {
+  const read = await readOrderAndStartAttempt(db, orderId, {
+    reseller: STAGES.reseller.toSend,
+    consumer: STAGES.consumer.toSend,
+  });
+  if (!read) return undefined;
+  const { order, productId, attempt } = read;
   if (!awaitsSending(order)) return { done: true };
-  // Only MooGold needs the game: it orders by the product id the game was launched from.
-  const productId = order.supplier === "monkey" && order.game_id
-    ? await findSupplierGameId(db, order.game_id)
-    : null;
-  const verdict = await createAtSupplier(db, suppliers, order, productId);
+  const { verdict, accepted } = await createAtSupplier(db, suppliers, order, productId, attempt);
+  if (accepted !== undefined && isAcceptedOpen(verdict)) {
+    const [outcome, answer] = attemptRecord(verdict);
+    const { toSend, atSupplier } = stagesOf(order);
+    const after = await recordAcceptance(
+      db,
+      { id: accepted, outcome, answer },
+      order.id,
+      [toSend],
+      { status: atSupplier, supplier_order_id: verdict.supplierOrderId },
+      watch ? firstStatusCheck(order.id, siteUrl) : undefined,
+    );
+    return { done: true, after, watched: watch && after !== undefined };
+  }
   const after = await applyVerdict(db, order, verdict, siteUrl);
   return { done: verdict.kind !== "unknown", after };
 }
@@ -406,9 +453,9 @@ export async function sendAndWatch(
   orderId: string,
   siteUrl?: string,
 ): Promise<boolean> {
-  const sent = await sendById(db, suppliers, orderId, siteUrl);
+  const sent = await sendById(db, suppliers, orderId, { siteUrl, watch: true });
   if (!sent) return true;
-  if (sent.done) {
+  if (sent.done && !sent.watched) {
     await watchAtSupplier(db, sent.after ?? await findOrderById(db, orderId), siteUrl);
   }
   return sent.done;
@@ -438,6 +485,16 @@ export async function refreshOrder(
 /** Seconds before the first status check: EliteDias and MooGold usually deliver within this. */
 const FIRST_CHECK_SECONDS = 3;
 
+/** The job that first checks an order at its supplier, FIRST_CHECK_SECONDS after now. */
+function firstStatusCheck(orderId: string, siteUrl?: string): NewJob {
+  return {
+    kind: SUPPLIER_STATUS_JOB,
+    payload: { orderId, siteUrl },
+    runAt: new Date(Date.now() + FIRST_CHECK_SECONDS * 1000),
+    requestId: currentRequestId(),
+  };
+}
+
 /**
  * After the supplier accepted an order it has not delivered yet, queues the job that checks it
  * (with the runner's backoff) until it ends: a consumer's result page is polling, and a
@@ -450,10 +507,6 @@ async function watchAtSupplier(
   siteUrl?: string,
 ): Promise<void> {
   if (!order?.supplier_order_id || !isOpenAtSupplier(order)) return;
-  await queueJob(
-    db,
-    SUPPLIER_STATUS_JOB,
-    { orderId: order.id, siteUrl },
-    new Date(Date.now() + FIRST_CHECK_SECONDS * 1000),
-  );
+  const check = firstStatusCheck(order.id, siteUrl);
+  await queueJob(db, check.kind, check.payload, check.runAt);
 }

@@ -1,9 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../../db/client.ts";
 import type { GameRow, OrderRow } from "../../db/schema.ts";
-import { findGameRowByMoogoldId, findGameRowBySupplierName } from "../../db/repositories/games.ts";
 import { findResellerPublicById } from "../../db/repositories/resellers.ts";
-import { insertPlacedOrder } from "../../db/repositories/order-placement.ts";
+import {
+  type AnswerTemplate,
+  findGameAndKeptAnswer,
+  type KeptAnswer,
+  type OrderedGame,
+  placeOrderStatement,
+} from "../../db/repositories/order-placement.ts";
 import { findIdempotencyKey } from "../../db/repositories/idempotency.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
@@ -21,8 +26,12 @@ import {
   packageToOrder,
 } from "./verification.ts";
 import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
-import { debitForOrder } from "../ledger/ledger.ts";
-import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import {
+  ConflictError,
+  InsufficientBalanceError,
+  NotFoundError,
+  ValidationError,
+} from "../errors.ts";
 import { presentResellerOrder } from "./present.ts";
 import { currentRequestId } from "../../observability/context.ts";
 import { countOrderStep } from "./order-metrics.ts";
@@ -72,6 +81,8 @@ export interface PlaceOrderInput {
 export interface PlaceOrderResult {
   status: number;
   body: { order: ResellerOrderDto };
+  /** The body as sent: the first answer's text, which every repeat of its key sends again. */
+  text: string;
 }
 
 export interface OrderContext {
@@ -88,16 +99,12 @@ export function newOrderId(prefix: "R" | "C" = "R"): string {
   return `${prefix}${Date.now().toString(36).toUpperCase()}${random.padStart(8, "0")}`;
 }
 
-async function findGame(db: Db, input: PlaceOrderInput): Promise<GameRow> {
-  const game = input.kind === "mlbb"
-    ? await findGameRowBySupplierName(db, "elephant", MLBB_SUPPLIER_NAME)
-    : input.kind === "elephant"
-    ? await findGameRowBySupplierName(db, "elephant", input.supplierGameName ?? "")
-    : await findGameRowByMoogoldId(db, input.productID ?? "");
-  if (!game || (game.is_hidden && !input.seesHiddenGames)) {
-    throw new NotFoundError("Game not found");
-  }
-  return game;
+/** The game an order names: Mobile Legends and EliteDias games by code, MooGold's by product. */
+function orderedGame(input: PlaceOrderInput): OrderedGame {
+  return input.kind === "monkey" ? { supplier: "monkey", productId: input.productID ?? "" } : {
+    supplier: "elephant",
+    supplierName: input.kind === "mlbb" ? MLBB_SUPPLIER_NAME : input.supplierGameName ?? "",
+  };
 }
 
 /** Spec §4: the server verifies Mobile Legends accounts itself and picks the package. */
@@ -182,33 +189,65 @@ async function onceInFlight(key: string, check: () => Promise<void>): Promise<vo
 }
 
 /**
- * The answer first given under `idempotencyKey` for this input, if there is one; a different
- * input under the key is a conflict. Read before any supplier call, so a repeat is answered as it
- * was, whatever the supplier says now; the debit's claim still decides between concurrent firsts.
+ * The answer first given under a key, sent again as it was (the same text); a different input
+ * under the key is a conflict.
  */
-async function previousAnswer(
-  db: Db,
-  scope: string,
-  idempotencyKey: string,
-  fingerprint: string,
-): Promise<PlaceOrderResult | undefined> {
-  const previous = await findIdempotencyKey(db, scope, idempotencyKey);
-  if (!previous) return undefined;
-  if (previous.fingerprint !== fingerprint) {
+function replayOf(kept: KeptAnswer, fingerprint: string): PlaceOrderResult {
+  if (kept.fingerprint !== fingerprint) {
     throw new ConflictError("This Idempotency-Key was used for a different order");
   }
+  if (kept.text === null) throw new Error("An order's Idempotency-Key holds no answer");
+  return { status: kept.status ?? 201, body: JSON.parse(kept.text), text: kept.text };
+}
+
+/** An order before its placement statement gives it its balances and its moment. */
+type UnplacedOrder = Omit<
+  OrderRow,
+  "old_balance_cents" | "new_balance_cents" | "created_at" | "updated_at"
+>;
+
+/**
+ * The answer to a new order as text, with holes where the placement statement writes what only
+ * its debit decides: the moment and the balances before and after. The holes are unique to this
+ * call, so no text of the order (a player's name, say) can be taken for one.
+ */
+function answerTemplate(order: UnplacedOrder): AnswerTemplate {
+  const unique = crypto.randomUUID();
+  const holes = {
+    date: `date ${unique}`,
+    oldBalance: `old ${unique}`,
+    newBalance: `new ${unique}`,
+  };
+  const moment = new Date(0);
+  const dto = presentResellerOrder({
+    ...order,
+    old_balance_cents: 0,
+    new_balance_cents: 0,
+    created_at: moment,
+    updated_at: moment,
+  });
+  const text = JSON.stringify({
+    order: {
+      ...dto,
+      date: holes.date,
+      reseller: { ...dto.reseller, oldBalance: holes.oldBalance, newBalance: holes.newBalance },
+    },
+  });
+  // The balances are JSON numbers: their holes stand without the quotes of a string.
   return {
-    status: previous.response_status ?? 201,
-    body: previous.response_body,
-  } as PlaceOrderResult;
+    text: text.replace(`"${holes.oldBalance}"`, holes.oldBalance)
+      .replace(`"${holes.newBalance}"`, holes.newBalance),
+    holes,
+  };
 }
 
 /**
  * Places a reseller order. The server prices it from the catalogue and the reseller's markup and
- * discount rules; a client amount that differs is refused, never charged. One transaction of two
- * statements claims the key and debits the balance conditionally, then writes the order, its
- * 'order_placed' history row, the job that calls the supplier after commit and the answer kept
- * for the key. With an idempotency key, repeats return the first answer.
+ * discount rules; a client amount that differs is refused, never charged. Two statements: one
+ * reads the game together with what the Idempotency-Key holds (a repeat is answered there, before
+ * any check or supplier call); one (placeOrderStatement) debits the balance conditionally and
+ * writes the order, its 'order_placed' history row, the job that calls the supplier and the key's
+ * claim with the answer's text. Repeats send that text again, byte for byte.
  */
 export async function placeResellerOrder(
   ctx: OrderContext,
@@ -219,10 +258,15 @@ export async function placeResellerOrder(
   if (!reseller || reseller.id !== input.resellerId) throw new NotFoundError("Reseller not found");
   const scope = `reseller:${reseller.id}`;
   const fingerprint = fingerprintOf(input);
-  const replay = idempotencyKey &&
-    await previousAnswer(ctx.db, scope, idempotencyKey, fingerprint);
-  if (replay) return replay;
-  const game = await findGame(ctx.db, input);
+  const { game, kept } = await findGameAndKeptAnswer(
+    ctx.db,
+    orderedGame(input),
+    idempotencyKey ? { scope, key: idempotencyKey } : undefined,
+  );
+  if (kept) return replayOf(kept, fingerprint);
+  if (!game || (game.is_hidden && !input.seesHiddenGames)) {
+    throw new NotFoundError("Game not found");
+  }
   // Mobile Legends' stock, the game's own flag included, is part of its package decision, so the
   // order is refused exactly when Verify showed the out-of-stock banner.
   if (input.kind !== "mlbb" && game.is_out_of_stock) {
@@ -248,74 +292,58 @@ export async function placeResellerOrder(
     );
   }
   const itemName = formatResellerItemName(item.nameReseller, game.game_currency);
-
-  let placed = false;
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    const claim = idempotencyKey ? { scope, key: idempotencyKey, fingerprint } : undefined;
-    const debit = await debitForOrder(trx, reseller.id, priceCents, claim);
-    if (debit.kind === "replay") {
-      const previous = await previousAnswer(trx, scope, idempotencyKey!, fingerprint);
-      if (!previous) throw new ConflictError("This Idempotency-Key was used for a different order");
-      return previous;
-    }
-    const id = newOrderId();
-    const order: OrderRow = {
-      id,
-      buyer_type: "reseller",
-      status: "new",
-      reseller_id: reseller.id,
-      reseller_name: reseller.name,
-      old_balance_cents: debit.oldCents,
-      new_balance_cents: debit.newCents,
-      consumer_id: null,
-      consumer_name: null,
-      consumer_email: null,
-      consumer_phone: null,
-      game_id: game.id,
-      game: game.name,
-      package: pkg?.name ?? null,
-      ...supplierKeysOf(game, item, pkg),
-      item: itemName,
-      user_id: input.userid.trim(),
-      server_id: input.serverid.trim(),
-      user_name: input.userName.trim(),
-      amount_cents: priceCents,
-      cost: String(item.cost),
-      supplier: game.supplier,
-      supplier_order_id: null,
-      payment_provider: null,
-      payment_reference: null,
-      last_error: null,
-      review_since: null,
-      review_reason: null,
-      // debit.at is the transaction's now(), which both timestamps would default to.
-      created_at: debit.at,
-      updated_at: debit.at,
-    };
-    const result: PlaceOrderResult = { status: 201, body: { order: presentResellerOrder(order) } };
-    await insertPlacedOrder(
-      trx,
-      order,
-      {
-        resellerId: reseller.id,
-        type: "order_placed",
-        oldCents: debit.oldCents,
-        newCents: debit.newCents,
-        orderId: id,
-        order: {
-          id,
-          date: debit.at.toISOString(),
-          item: itemName,
-          amount: centsToDollars(priceCents),
-        },
-        actor: reseller.name,
-      },
-      { kind: SUPPLIER_CREATE_JOB, payload: { orderId: id }, requestId: currentRequestId() },
-      idempotencyKey ? { scope, key: idempotencyKey, ...result } : undefined,
-    );
-    placed = true;
-    return result;
+  const id = newOrderId();
+  const order: UnplacedOrder = {
+    id,
+    buyer_type: "reseller",
+    status: "new",
+    reseller_id: reseller.id,
+    reseller_name: reseller.name,
+    consumer_id: null,
+    consumer_name: null,
+    consumer_email: null,
+    consumer_phone: null,
+    game_id: game.id,
+    game: game.name,
+    package: pkg?.name ?? null,
+    ...supplierKeysOf(game, item, pkg),
+    item: itemName,
+    user_id: input.userid.trim(),
+    server_id: input.serverid.trim(),
+    user_name: input.userName.trim(),
+    amount_cents: priceCents,
+    cost: String(item.cost),
+    supplier: game.supplier,
+    supplier_order_id: null,
+    payment_provider: null,
+    payment_reference: null,
+    last_error: null,
+    review_since: null,
+    review_reason: null,
+  };
+  const outcome = await placeOrderStatement(ctx.db, {
+    resellerId: reseller.id,
+    cents: priceCents,
+    order,
+    history: {
+      actor: reseller.name,
+      snapshot: { id, item: itemName, amount: centsToDollars(priceCents) },
+    },
+    job: { kind: SUPPLIER_CREATE_JOB, payload: { orderId: id }, requestId: currentRequestId() },
+    answer: answerTemplate(order),
+    claim: idempotencyKey ? { scope, key: idempotencyKey, fingerprint, status: 201 } : undefined,
   });
-  if (placed) countOrderStep("placed", { buyer_type: "reseller", supplier: game.supplier });
-  return result;
+  if (outcome.kind === "placed") {
+    countOrderStep("placed", order);
+    return { status: 201, body: JSON.parse(outcome.answer), text: outcome.answer };
+  }
+  // Nothing written: the balance is short, or a request with the same key placed it meanwhile.
+  const first = idempotencyKey && await findIdempotencyKey(ctx.db, scope, idempotencyKey);
+  if (first) {
+    return replayOf(
+      { fingerprint: first.fingerprint, status: first.response_status, text: first.response_body },
+      fingerprint,
+    );
+  }
+  throw new InsufficientBalanceError();
 }

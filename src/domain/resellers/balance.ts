@@ -80,7 +80,9 @@ export async function moveBalance(db: Db, input: BalanceMoveInput): Promise<Bala
         if (first?.fingerprint !== fingerprint) {
           throw new ConflictError("This Idempotency-Key was already used for another amount");
         }
-        return first.response_body as BalanceMoveResult;
+        // Parsed from the text first sent, its keys come back in the order they were written,
+        // so the same answer serializes to the same bytes.
+        return JSON.parse(first.response_body!) as BalanceMoveResult;
       }
     }
     const before = await lockLiveReseller(trx, input.resellerId);

@@ -2,6 +2,7 @@ import { readJson, readQuery } from "../../../server/http.ts";
 import { v1Route } from "../../../server/reseller-api.ts";
 import { V1OrderInput, V1OrdersQuery } from "../../../server/reseller-api-inputs.ts";
 import { idempotencyKeyOf } from "../../../server/order-inputs.ts";
+import { placedOrderResponse } from "../../../server/place-order.ts";
 import { listApiOrders, placeApiOrder } from "../../../domain/resellers/api.ts";
 import { kickJobs } from "../../../domain/jobs.ts";
 import { SUPPLIER_CREATE_JOB } from "../../../domain/orders/place.ts";
@@ -23,5 +24,5 @@ export const POST = v1Route(async ({ context: { locals, request }, reseller, see
     key,
   );
   kickJobs(SUPPLIER_CREATE_JOB);
-  return Response.json(result.body, { status: result.status });
+  return placedOrderResponse(result);
 });
