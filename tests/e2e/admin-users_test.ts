@@ -70,7 +70,9 @@ Deno.test({
       await page.getByLabel("Password").fill("eve's long password");
       assert.equal(await page.getByLabel("Password").getAttribute("type"), "password");
       await page.getByLabel("Balance").fill("100");
-      await page.getByLabel("Remarks").fill("Signed at the expo");
+      await page.getByLabel("Remarks").fill(
+        "Signed at the expo; pays by bank transfer at the start of each month, receipts by email",
+      );
       await page.getByLabel("Disable Discounts").check();
       await page.getByLabel("mlbb", { exact: true }).fill("5");
       await page.getByLabel("mlbb_global").fill("6");
@@ -212,7 +214,19 @@ Deno.test({
         const row = audit.getByRole("row").filter({ hasText: action }).first();
         await row.waitFor();
         assert.match(await row.innerText(), /Demo Admin/, action);
+        // One field a line, never JSON; the target's type and id each whole on one line.
+        assert.doesNotMatch(await row.locator("td").last().innerText(), /[{}[\]"]/, action);
+        const target = await row.locator("td").nth(3).evaluate((cell) =>
+          [...cell.childNodes].map((node) => {
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          })
+        );
+        assert.deepEqual(target, [1, 1], `${action}: target type and id whole`);
       }
+      await page.getByLabel("Action").fill("reseller.update");
+      await audit.getByRole("listitem").filter({ hasText: "markup › mlbb: 5 → 4.5" }).waitFor();
     } finally {
       await browser.close();
       await server.stop();
