@@ -64,6 +64,45 @@ Deno.test({
       await crumbs.getByText("Create New Reseller").waitFor();
       assert.equal(await crumbs.getByRole("button", { name: "Resellers" }).count(), 1);
       await page.getByLabel("PUBG Mobile").waitFor();
+
+      // An empty Create Reseller: our message under each required field, no browser popup, no
+      // request; the required fields are marked, the mark outside their accessible names.
+      await page.getByRole("button", { name: "Create Reseller" }).click();
+      const expected: [string, string, string][] = [
+        ["textbox", "Name", "Name is required"],
+        ["textbox", "Email", "Email is required"],
+        ["textbox", "Password", "Password is required"],
+        ["spinbutton", "mlbb", "Price Markup % is required"],
+        ["spinbutton", "mlbb_global", "Price Markup % is required"],
+        ["spinbutton", "mlbb_special", "Price Markup % is required"],
+      ];
+      for (const [role, name, message] of expected) {
+        const input = page.getByRole(role as "textbox", { name, exact: true });
+        assert.equal(await input.getAttribute("aria-invalid"), "true", name);
+        assert.equal(await input.evaluate((el) => (el as HTMLInputElement).required), true, name);
+        const said = page.locator(`#${await input.getAttribute("aria-describedby")}`);
+        assert.equal((await said.innerText()).trim(), message, name);
+        const mark = await page.locator("label", { has: input }).locator(".au-required")
+          .evaluate((el) => getComputedStyle(el, "::after").content);
+        assert.match(mark, /\*/, `${name} is marked`);
+      }
+      assert.equal(await page.locator("[aria-invalid=true]").count(), expected.length);
+      assert.equal(
+        await page.locator("label", { has: page.getByLabel("Phone") }).locator(
+          ".au-required",
+        ).count(),
+        0,
+      );
+      assert.ok(await page.getByLabel("Name").evaluate((el) => el === document.activeElement));
+      await page.getByText("required", { exact: true }).waitFor();
+      await crumbs.getByText("Create New Reseller").waitFor();
+      assert.deepEqual(alerts, []);
+      await shoot(page, "admin-create-reseller-empty-1280");
+      await page.getByLabel("Email").fill("not-an-email");
+      assert.equal(await page.getByLabel("Email").getAttribute("aria-invalid"), null);
+      await page.getByRole("button", { name: "Create Reseller" }).click();
+      await page.getByText("Please enter a valid email address").waitFor();
+
       await page.getByLabel("Name").fill("Eve Reseller");
       await page.getByLabel("Phone").fill("+65 9000 0001");
       await page.getByLabel("Email").fill("eve@resell.example");
