@@ -39,6 +39,7 @@ import { createStaticFiles } from "../src/server/static-files.ts";
 import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
 import { createApiRouter } from "../src/api-router.ts";
 import { createPageCache } from "../src/server/page-cache.ts";
+import { compressAnswer } from "../src/server/compression.ts";
 import {
   consumerCatalogueVersion,
   consumerCatalogueWritesHere,
@@ -175,6 +176,9 @@ async function listen(
       (async () => {
         const body = await readBodyWithinLimits(req, res, limits);
         if (!body) return;
+        // Pages and JSON go compressed when the client accepts it: a page from the page cache
+        // in the form it keeps, everything else once it is rendered.
+        compressAnswer(req, res);
         if (await pageCache.handle(req, res, handler)) {
           scope.route ??= path;
           return;

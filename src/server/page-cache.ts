@@ -94,7 +94,12 @@ export function createPageCache(
   };
 }
 
-/** Calls `store` with what `res` sent, once it ends, when that was a 200 without Set-Cookie. */
+/**
+ * Calls `store` with what the renderer sent on `res`, once it ends, when that was a 200 without
+ * Set-Cookie. The headers are the renderer's as they stood before the body: those the server set
+ * for this one request before rendering (its X-Request-Id) and those it adds while the body goes
+ * out (its Content-Encoding) are not the page's, and a visit answered from memory gets its own.
+ */
 function capture(
   res: ServerResponse,
   store: (headers: OutgoingHttpHeaders, body: Buffer) => void,
@@ -105,6 +110,12 @@ function capture(
   };
   // Headers given to writeHead are not kept where getHeaders() finds them: record them too.
   const given: OutgoingHttpHeaders = {};
+  const serverSet = new Set(res.getHeaderNames());
+  let rendered: OutgoingHttpHeaders | undefined;
+  const snapshot = () =>
+    rendered ??= Object.fromEntries(
+      Object.entries({ ...res.getHeaders(), ...given }).filter(([name]) => !serverSet.has(name)),
+    );
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -117,13 +128,15 @@ function capture(
     return writeHead(status, ...rest);
   }) as typeof res.writeHead;
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    snapshot();
     keep(chunk);
     return write(chunk, ...rest);
   }) as typeof res.write;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    const headers = snapshot();
     keep(chunk);
     if (res.statusCode === 200 && !res.hasHeader("set-cookie") && !given["set-cookie"]) {
-      store({ ...res.getHeaders(), ...given }, Buffer.concat(chunks));
+      store(headers, Buffer.concat(chunks));
     }
     return end(chunk, ...rest);
   }) as typeof res.end;

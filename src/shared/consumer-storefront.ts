@@ -147,7 +147,7 @@ export type BillingField = keyof BillingDetails;
 const PHONE_PATTERN = /^\+(?:[\s()-]*\d){8,15}[\s()-]*$/;
 
 /** The spec's {email} pattern: something@something.something, no spaces. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Spec §5 billing checks, in the spec's order, each with its exact message. */
 export const BILLING_CHECKS: readonly {

@@ -97,13 +97,54 @@ Deno.test({
       await crumbs.getByText("Create New Reseller").waitFor();
       assert.equal(await crumbs.getByRole("button", { name: "Resellers" }).count(), 1);
       await page.getByLabel("PUBG Mobile").waitFor();
+
+      // An empty Create Reseller: our message under each required field, no browser popup, no
+      // request; the required fields are marked, the mark outside their accessible names.
+      await page.getByRole("button", { name: "Create Reseller" }).click();
+      const expected: [string, string, string][] = [
+        ["textbox", "Name", "Name is required"],
+        ["textbox", "Email", "Email is required"],
+        ["textbox", "Password", "Password is required"],
+        ["spinbutton", "mlbb", "Price Markup % is required"],
+        ["spinbutton", "mlbb_global", "Price Markup % is required"],
+        ["spinbutton", "mlbb_special", "Price Markup % is required"],
+      ];
+      for (const [role, name, message] of expected) {
+        const input = page.getByRole(role as "textbox", { name, exact: true });
+        assert.equal(await input.getAttribute("aria-invalid"), "true", name);
+        assert.equal(await input.evaluate((el) => (el as HTMLInputElement).required), true, name);
+        const said = page.locator(`#${await input.getAttribute("aria-describedby")}`);
+        assert.equal((await said.innerText()).trim(), message, name);
+        const mark = await page.locator("label", { has: input }).locator(".au-required")
+          .evaluate((el) => getComputedStyle(el, "::after").content);
+        assert.match(mark, /\*/, `${name} is marked`);
+      }
+      assert.equal(await page.locator("[aria-invalid=true]").count(), expected.length);
+      assert.equal(
+        await page.locator("label", { has: page.getByLabel("Phone") }).locator(
+          ".au-required",
+        ).count(),
+        0,
+      );
+      assert.ok(await page.getByLabel("Name").evaluate((el) => el === document.activeElement));
+      await page.getByText("required", { exact: true }).waitFor();
+      await crumbs.getByText("Create New Reseller").waitFor();
+      assert.deepEqual(alerts, []);
+      await shoot(page, "admin-create-reseller-empty-1280");
+      await page.getByLabel("Email").fill("not-an-email");
+      assert.equal(await page.getByLabel("Email").getAttribute("aria-invalid"), null);
+      await page.getByRole("button", { name: "Create Reseller" }).click();
+      await page.getByText("Please enter a valid email address").waitFor();
+
       await page.getByLabel("Name").fill("Eve Reseller");
       await page.getByLabel("Phone").fill("+65 9000 0001");
       await page.getByLabel("Email").fill("eve@resell.example");
       await page.getByLabel("Password").fill("eve's long password");
       assert.equal(await page.getByLabel("Password").getAttribute("type"), "password");
       await page.getByLabel("Balance").fill("100");
-      await page.getByLabel("Remarks").fill("Signed at the expo");
+      await page.getByLabel("Remarks").fill(
+        "Signed at the expo; pays by bank transfer at the start of each month, receipts by email",
+      );
       await page.getByLabel("Disable Discounts").check();
       await page.getByLabel("mlbb", { exact: true }).fill("5");
       await page.getByLabel("mlbb_global").fill("6");
@@ -274,7 +315,19 @@ Deno.test({
         const row = audit.getByRole("row").filter({ hasText: action }).first();
         await row.waitFor();
         assert.match(await row.innerText(), /Demo Admin/, action);
+        // One field a line, never JSON; the target's type and id each whole on one line.
+        assert.doesNotMatch(await row.locator("td").last().innerText(), /[{}[\]"]/, action);
+        const target = await row.locator("td").nth(3).evaluate((cell) =>
+          [...cell.childNodes].map((node) => {
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          })
+        );
+        assert.deepEqual(target, [1, 1], `${action}: target type and id whole`);
       }
+      await page.getByLabel("Action").fill("reseller.update");
+      await audit.getByRole("listitem").filter({ hasText: "markup › mlbb: 5 → 4.5" }).waitFor();
     } finally {
       await browser.close();
       await server.stop();

@@ -3,7 +3,7 @@
 // "Try again", and a manual bank transfer shows the account with the order number as the
 // reference and emails the same.
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { gotoHydrated, launchBrowser } from "../helpers/browser.ts";
@@ -38,6 +38,24 @@ async function checkout(page: Page, base: string, method: RegExp): Promise<strin
 async function savedOrderId(page: Page): Promise<string> {
   const draft = await page.evaluate((key) => localStorage.getItem(key) ?? "null", ORDER_DRAFT_KEY);
   return JSON.parse(draft).orderID;
+}
+
+/** How many lines the text of `value` takes on screen. */
+async function linesOf(value: Locator): Promise<number> {
+  return await value.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
+}
+
+/** The result's order number is on one line (not broken mid-string); a link leads to the shop. */
+async function orderNumberWholeAndShopLinked(page: Page, orderId: string) {
+  const value = page.locator(".ct-order-block .ct-id-row dd").first();
+  assert.equal((await value.innerText()).trim(), orderId);
+  assert.equal(await linesOf(value), 1, `${orderId} is not broken over lines`);
+  const back = page.getByRole("link", { name: "Back to Games" }).last();
+  assert.equal(await back.getAttribute("href"), "/consumers");
 }
 
 async function adminOrderStatus(admin: TestClient, orderId: string): Promise<string> {
@@ -91,9 +109,19 @@ Deno.test({
           await page.locator(".ct-order-block").innerText(),
           /Order Status\s+Payment Cancelled/,
         );
-        await page.getByRole("link", { name: "Back to Games" }).waitFor();
+        await orderNumberWholeAndShopLinked(page, orderId);
         assert.equal(await adminOrderStatus(admin, orderId), "payment-cancelled");
         await page.screenshot({ path: "/tmp/i27-cancelled-375.png", fullPage: true });
+
+        // The same order found by its number and email on another device, at the same width.
+        const lookup = await browser.newPage({ viewport: PHONE });
+        await gotoHydrated(lookup, `${server.url}/consumers/order?order=${orderId}`);
+        await lookup.getByLabel("Email Address").fill("ana@example.com");
+        await lookup.getByRole("button", { name: "Find Order" }).click();
+        await lookup.getByRole("heading", { name: "Payment cancelled." }).waitFor();
+        await orderNumberWholeAndShopLinked(lookup, orderId);
+        await lookup.close();
+
         await payAfterTryAgain(page, orderId, price);
       });
 
@@ -184,6 +212,10 @@ Deno.test({
             ]
           ) assert.ok(text.includes(line), `${line} in ${text}`);
           assert.match(text, /with your order number as the reference/);
+          for (const value of await transfer.locator(".ct-id-row dd").all()) {
+            assert.equal(await linesOf(value), 1, `${await value.innerText()} whole`);
+          }
+          assert.equal(await transfer.locator(".ct-id-row").count(), 2, "account and reference");
           await page.screenshot({ path: "/tmp/i27-transfer-375.png", fullPage: true });
 
           let mail;

@@ -23,7 +23,10 @@ async function serveThroughCache(
     res.writeHead(200, { "content-type": "text/html" });
     res.end(`<p>page ${version}</p>`);
   };
+  let requests = 0;
   const server = createServer((req, res) => {
+    // As cli/serve.ts does: the server names each request before the page is rendered or found.
+    res.setHeader("x-request-id", `request-${++requests}`);
     cache.handle(req, res, render).then((answered) => {
       if (!answered) render(req, res);
     });
@@ -34,8 +37,14 @@ async function serveThroughCache(
     const r = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers });
     return { status: r.status, text: await r.text(), type: r.headers.get("content-type") };
   };
+  const requestIdOf = async (path: string) => {
+    const r = await fetch(`http://127.0.0.1:${port}${path}`);
+    await r.body?.cancel();
+    return r.headers.get("x-request-id");
+  };
   return {
     get,
+    requestIdOf,
     rendered,
     asked: () => asked,
     setVersion: (v: string) => version = v,
@@ -127,5 +136,17 @@ Deno.test("page cache: the version is asked at most once per max age, and at onc
     assert.equal(aging.asked(), 2);
   } finally {
     await aging.close();
+  }
+});
+
+Deno.test("page cache: a page from memory carries its own visit's request id, not the render's", async () => {
+  const site = await serveThroughCache(["/consumers"]);
+  try {
+    assert.equal(await site.requestIdOf("/consumers"), "request-1");
+    assert.equal(await site.requestIdOf("/consumers"), "request-2");
+    assert.equal(await site.requestIdOf("/consumers"), "request-3");
+    assert.equal(site.rendered.length, 1);
+  } finally {
+    await site.close();
   }
 });

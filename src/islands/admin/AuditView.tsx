@@ -5,6 +5,7 @@ import type { AuditEntryDto, AuditPage } from "../../shared/admin-types.ts";
 import { ApiError, callApi } from "../lib/api.ts";
 import { Pagination } from "../lib/Pagination.tsx";
 import { formatDate } from "../lib/order-format.ts";
+import { auditChangeLines } from "../lib/audit-changes.ts";
 import { errorText } from "./games/draft.ts";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
@@ -25,34 +26,10 @@ function shortId(id: string): string {
   return /^[0-9a-f]{8}-/.test(id) ? `#${id.slice(0, 8)}` : id;
 }
 
-function shown(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
-function fields(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : value === null
-    ? {}
-    : { value };
-}
-
-/** One line per field: "name: old → new" when it changed, "name: value" when added or removed. */
-function changeLines(entry: AuditEntryDto): string[] {
-  const before = fields(entry.before);
-  const after = fields(entry.after);
-  return [...new Set([...Object.keys(before), ...Object.keys(after)])].flatMap((key) => {
-    const [was, is] = [before[key], after[key]];
-    if (!(key in after)) return [`${key}: ${shown(was)}`];
-    if (!(key in before)) return [`${key}: ${shown(is)}`];
-    return shown(was) === shown(is) ? [] : [`${key}: ${shown(was)} → ${shown(is)}`];
-  });
-}
-
 function Change({ entry }: { entry: AuditEntryDto }) {
   return (
     <ul class="ap-change">
-      {changeLines(entry).map((line) => <li key={line}>{line}</li>)}
+      {auditChangeLines(entry.before, entry.after).map((line) => <li key={line}>{line}</li>)}
     </ul>
   );
 }
@@ -152,7 +129,7 @@ export default function AuditView({ mobile }: AuditViewProps) {
                     <td class="ap-nowrap">{formatDate(e.at)}</td>
                     <td>{e.actorName || e.actorId || e.actorType}</td>
                     <td class="ap-nowrap">{e.action}</td>
-                    <td class="ap-wrap">{target(e)}</td>
+                    <td class="ap-target">{target(e)}</td>
                     <td>
                       <Change entry={e} />
                     </td>

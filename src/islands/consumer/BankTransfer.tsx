@@ -15,6 +15,9 @@ export interface BankTransferProps {
   amount: string;
 }
 
+/** The rows a buyer copies into the bank's app: never broken over lines. */
+const WHOLE = ["Account Number", "Reference"];
+
 export function BankTransfer({ details, orderId, amount }: BankTransferProps) {
   return (
     <section class="panel ct-transfer" aria-labelledby="transfer-title">
@@ -22,7 +25,7 @@ export function BankTransfer({ details, orderId, amount }: BankTransferProps) {
       <p>{hasBankAccount(details) ? BANK_TRANSFER_TEXTS.lead : BANK_TRANSFER_TEXTS.noAccount}</p>
       <dl class="ct-order-block">
         {bankTransferRows(details, orderId, amount).map(([term, value]) => (
-          <div key={term}>
+          <div key={term} class={WHOLE.includes(term) ? "ct-id-row" : undefined}>
             <dt>{term}</dt>
             <dd>{value}</dd>
           </div>

@@ -113,7 +113,7 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
       </p>
       <dl class="panel ct-order-block">
         {rows.map(([term, value]) => (
-          <div key={term}>
+          <div key={term} class={term === "Order Number" ? "ct-id-row" : undefined}>
             <dt>{term}</dt>
             <dd>{value}</dd>
           </div>

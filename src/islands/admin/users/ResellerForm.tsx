@@ -4,7 +4,8 @@
 // Top Up and Deduct, which keep its history (the server refuses any other change). A new password
 // also revokes the reseller's API keys and disables its webhook (issue 21), and the confirmation
 // says so.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { JSX } from "preact";
 import {
   type BalanceMoveResult,
   REQUIRED_MARKUP_KEYS,
@@ -17,6 +18,7 @@ import { BalancePopover } from "./BalancePopover.tsx";
 import { balanceMovedText } from "./ResellersTab.tsx";
 import { BalanceHistory } from "../../reseller/BalanceHistory.tsx";
 import { ApiKeys } from "../../reseller/ApiKeys.tsx";
+import { markupField, resellerFormProblems } from "./reseller-checks.ts";
 
 /** Spec §9: the admin's view of a reseller's balance history shows 10 rows a page. */
 const ADMIN_HISTORY_PAGE_SIZE = 10;
@@ -72,6 +74,37 @@ function markupOf(draft: Draft): Record<string, number> {
   );
 }
 
+interface FieldProps extends JSX.InputHTMLAttributes<HTMLInputElement> {
+  /** The field's key in the form's problems. */
+  field: string;
+  label: string;
+  /** What is wrong with the value, shown under the field; absent when nothing is. */
+  problem?: string;
+}
+
+/**
+ * A labelled input with its problem under it. A required field's label is marked by CSS
+ * (`.au-required`), whose asterisk stays out of the label's text and accessible name: the input's
+ * own `required` says it to assistive technology.
+ */
+function Field({ field, label, problem, required, ...input }: FieldProps) {
+  const problemId = `au-problem-${field.replace(/\W/g, "-")}`;
+  return (
+    <div>
+      <label>
+        <span class={required ? "au-required" : undefined}>{label}</span>
+        <input
+          {...input}
+          required={required}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? problemId : undefined}
+        />
+      </label>
+      {problem && <p id={problemId} class="error au-problem">{problem}</p>}
+    </div>
+  );
+}
+
 export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
   const editing = reseller !== undefined;
   const [draft, setDraft] = useState<Draft>(() => draftOf(reseller));
@@ -81,6 +114,14 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
   const [keysVersion, setKeysVersion] = useState(0);
   const [notice, setNotice] = useState("");
   const [saving, setSaving] = useState(false);
+  const [problems, setProblems] = useState<Map<string, string>>(new Map());
+  const [refusals, setRefusals] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
+
+  // After a refused submit, the first field with a problem takes the focus.
+  useEffect(() => {
+    if (refusals) form.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+  }, [refusals]);
 
   useEffect(() => {
     callApi<LaunchedGame[]>("GET", "/api/launched_games")
@@ -94,12 +135,23 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
       });
   }, []);
 
+  /** Drops a field's problem once it is edited. */
+  const clearProblem = (field: string) => {
+    if (!problems.has(field)) return;
+    const rest = new Map(problems);
+    rest.delete(field);
+    setProblems(rest);
+  };
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setNotice("");
+    clearProblem(key);
     setDraft((d) => ({ ...d, [key]: value }));
   };
-  const setMarkup = (key: string, value: string) =>
-    set("markup", { ...draft.markup, [key]: value });
+  const setMarkup = (key: string, value: string) => {
+    setNotice("");
+    clearProblem(markupField(key));
+    setDraft((d) => ({ ...d, markup: { ...d.markup, [key]: value } }));
+  };
 
   const moved = (result: BalanceMoveResult) => {
     setBalance(result.newBalance);
@@ -109,6 +161,12 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    const found = resellerFormProblems(draft, editing);
+    setProblems(found);
+    if (found.size) {
+      setRefusals((n) => n + 1);
+      return;
+    }
     setSaving(true);
     const details = {
       name: draft.name,
@@ -157,47 +215,49 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
         <span aria-hidden="true">›</span>
         <span aria-current="page">{title}</span>
       </div>
-      <form class="panel au-form" onSubmit={submit}>
+      <form ref={form} class="panel au-form" noValidate onSubmit={submit}>
         <h2>Details</h2>
+        <p class="muted au-legend">
+          <span class="au-required" aria-hidden="true" /> required
+        </p>
         <div class="ag-grid">
-          <label>
-            Name
-            <input
-              type="text"
-              required
-              value={draft.name}
-              onInput={(e) => set("name", e.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Phone
-            <input
-              type="tel"
-              value={draft.phone}
-              onInput={(e) => set("phone", e.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Email
-            <input
-              type="email"
-              required
-              value={draft.email}
-              onInput={(e) => set("email", e.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Password
-            <input
-              type="password"
-              autoComplete="new-password"
-              required={!editing}
-              minLength={8}
-              placeholder={editing ? "Unchanged" : undefined}
-              value={draft.password}
-              onInput={(e) => set("password", e.currentTarget.value)}
-            />
-          </label>
+          <Field
+            field="name"
+            label="Name"
+            type="text"
+            required
+            problem={problems.get("name")}
+            value={draft.name}
+            onInput={(e) => set("name", e.currentTarget.value)}
+          />
+          <Field
+            field="phone"
+            label="Phone"
+            type="tel"
+            value={draft.phone}
+            onInput={(e) => set("phone", e.currentTarget.value)}
+          />
+          <Field
+            field="email"
+            label="Email"
+            type="email"
+            required
+            problem={problems.get("email")}
+            value={draft.email}
+            onInput={(e) => set("email", e.currentTarget.value)}
+          />
+          <Field
+            field="password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            required={!editing}
+            minLength={8}
+            placeholder={editing ? "Unchanged" : undefined}
+            problem={problems.get("password")}
+            value={draft.password}
+            onInput={(e) => set("password", e.currentTarget.value)}
+          />
           {editing && draft.password && (
             <p class="muted ag-wide" role="note">
               Saving a new password signs the reseller out, revokes all its API keys and disables
@@ -230,17 +290,17 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
               </div>
             )
             : (
-              <label>
-                Balance
-                <input
-                  type="number"
-                  min="0"
-                  step="0.01"
-                  inputMode="decimal"
-                  value={draft.balance}
-                  onInput={(e) => set("balance", e.currentTarget.value)}
-                />
-              </label>
+              <Field
+                field="balance"
+                label="Balance"
+                type="number"
+                min="0"
+                step="0.01"
+                inputMode="decimal"
+                problem={problems.get("balance")}
+                value={draft.balance}
+                onInput={(e) => set("balance", e.currentTarget.value)}
+              />
             )}
           <label class="ag-wide">
             Remarks
@@ -266,18 +326,19 @@ export function ResellerForm({ reseller, onBack }: ResellerFormProps) {
             ...REQUIRED_MARKUP_KEYS.map((key) => ({ key, label: key, required: true })),
             ...games.map((g) => ({ key: g.supplierName, label: g.name, required: false })),
           ].map(({ key, label, required }) => (
-            <label key={key}>
-              {label}
-              <input
-                type="number"
-                min="0"
-                step="any"
-                inputMode="decimal"
-                required={required}
-                value={draft.markup[key] ?? ""}
-                onInput={(e) => setMarkup(key, e.currentTarget.value)}
-              />
-            </label>
+            <Field
+              key={key}
+              field={markupField(key)}
+              label={label}
+              type="number"
+              min="0"
+              step="any"
+              inputMode="decimal"
+              required={required}
+              problem={problems.get(markupField(key))}
+              value={draft.markup[key] ?? ""}
+              onInput={(e) => setMarkup(key, e.currentTarget.value)}
+            />
           ))}
         </div>
 
