@@ -143,7 +143,8 @@ Deno.test({
       assert.equal(await page.getByLabel("Password").getAttribute("type"), "password");
       await page.getByLabel("Balance").fill("100");
       await page.getByLabel("Remarks").fill(
-        "Signed at the expo; pays by bank transfer at the start of each month, receipts by email",
+        "Signed at the expo; pays by bank transfer at the start of each month, receipts by email; " +
+          "contract files.example/contracts/eve_reseller_2026_signed_at_the_expo.pdf",
       );
       await page.getByLabel("Disable Discounts").check();
       await page.getByLabel("mlbb", { exact: true }).fill("5");
@@ -328,6 +329,13 @@ Deno.test({
       }
       await page.getByLabel("Action").fill("reseller.update");
       await audit.getByRole("listitem").filter({ hasText: "markup › mlbb: 5 → 4.5" }).waitFor();
+      // At 375 px each entry is a card; the remarks' long file name breaks inside it, no card
+      // is wider than the screen.
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.getByLabel("Action").fill("reseller.create");
+      await audit.getByText(/contracts\/eve_reseller/).first().waitFor();
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375);
+      await shoot(page, "audit-375");
     } finally {
       await browser.close();
       await server.stop();
