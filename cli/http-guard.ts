@@ -24,6 +24,8 @@ const DRAIN_MS = 5000;
 const timers = new WeakMap<Socket, ReturnType<typeof setTimeout>>();
 /** Requests of a connection not yet answered (pipelined requests can overlap). */
 const inFlight = new WeakMap<Socket, number>();
+/** Each guarded server's open connections. */
+const connections = new WeakMap<Server, Set<Socket>>();
 
 function armTimer(socket: Socket, ms: number): void {
   clearTimeout(timers.get(socket));
@@ -35,9 +37,15 @@ function armTimer(socket: Socket, ms: number): void {
  * kept-alive connection from the previous answer (the idle limit).
  */
 export function guardConnections(server: Server, limits: HttpLimits): void {
+  const open = new Set<Socket>();
+  connections.set(server, open);
   server.on("connection", (socket: Socket) => {
+    open.add(socket);
     armTimer(socket, limits.headersTimeoutMs);
-    socket.once("close", () => clearTimeout(timers.get(socket)));
+    socket.once("close", () => {
+      open.delete(socket);
+      clearTimeout(timers.get(socket));
+    });
   });
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
@@ -49,6 +57,19 @@ export function guardConnections(server: Server, limits: HttpLimits): void {
       if (left === 0) armTimer(socket, limits.keepAliveTimeoutMs);
     });
   });
+}
+
+/**
+ * Closes each connection of a guarded server that has no request in flight, one that has not sent
+ * a request yet included: Deno's `closeIdleConnections` leaves those open, and a stop then waited
+ * for its whole grace (10 s after the demo's first start, whose catalogue calls to the simulators
+ * left a connection the client opened and never used).
+ */
+export function closeIdleConnections(server: Server): void {
+  server.closeIdleConnections();
+  for (const socket of connections.get(server) ?? []) {
+    if (!inFlight.get(socket)) socket.destroy();
+  }
 }
 
 // deno-lint-ignore no-control-regex -- control characters are exactly what this finds

@@ -36,7 +36,12 @@ import { purgeExpired, refreshOrderStatistics } from "../src/domain/housekeeping
 import { operationsJobHandlers, scheduleOperationsWatch } from "../src/domain/operations/watch.ts";
 import { checkLedger } from "../src/domain/ledger/ledger.ts";
 import { createStaticFiles } from "../src/server/static-files.ts";
-import { guardConnections, readBodyWithinLimits, refuseBadTarget } from "./http-guard.ts";
+import {
+  closeIdleConnections,
+  guardConnections,
+  readBodyWithinLimits,
+  refuseBadTarget,
+} from "./http-guard.ts";
 import { createApiRouter } from "../src/api-router.ts";
 import { createPageCache } from "../src/server/page-cache.ts";
 import { compressAnswer } from "../src/server/compression.ts";
@@ -283,9 +288,15 @@ async function listen(
       clearInterval(housekeeping);
       clearInterval(watching);
       const closed = new Promise<void>((ok) => server.close(() => ok()));
-      server.closeIdleConnections();
-      const idle = setInterval(() => server.closeIdleConnections(), 100);
-      const cut = setTimeout(() => server.closeAllConnections(), IN_FLIGHT_GRACE_MS);
+      closeIdleConnections(server);
+      const idle = setInterval(() => closeIdleConnections(server), 100);
+      const cut = setTimeout(() => {
+        logger().warn({
+          msg: "stop: requests still in flight are cut",
+          graceMs: IN_FLIGHT_GRACE_MS,
+        });
+        server.closeAllConnections();
+      }, IN_FLIGHT_GRACE_MS);
       await closed;
       clearInterval(idle);
       clearTimeout(cut);

@@ -2,6 +2,7 @@
 // gone, and while a stop drains), /metrics in Prometheus text, and the request id that the answer
 // carries and the log lines of the jobs and supplier calls it caused repeat.
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import postgres from "postgres";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { createTestDatabase, testBackend } from "../helpers/backends.ts";
@@ -185,11 +186,16 @@ Deno.test({
 
 Deno.test({
   name:
-    "[observability] SIGTERM drains: /readyz turns 503 first, the request in flight is answered, then the process exits 0",
+    "[observability] SIGTERM drains: /readyz turns 503 first, the request in flight is answered, a connection that sent nothing is closed, then the process exits 0",
   ...opts,
   async fn() {
     const tdb = await createTestDatabase();
-    const server = await startTestServer(tdb, { DRAIN_SECONDS: "1", SUPPLIER_TIMEOUT_MS: "5000" });
+    const server = await startTestServer(tdb, {
+      DRAIN_SECONDS: "1",
+      SUPPLIER_TIMEOUT_MS: "5000",
+      // Longer than the stop's grace: only the stop itself may close the silent connection below.
+      HEADERS_TIMEOUT_MS: "60000",
+    });
     try {
       const reseller = await signInDemoReseller(server.url);
       await simControl(server.url, "elitedias", "setKnobs", [], { latencyMs: 2500 });
@@ -199,6 +205,11 @@ Deno.test({
         serverid: "",
         reseller: "x",
       });
+      // A connection that never sends a request (a client's spare one) holds nothing up.
+      const { hostname, port } = new URL(server.url);
+      const silent = connect(Number(port), hostname);
+      const silentClosed = new Promise((closed) => silent.once("close", closed));
+      silent.on("error", () => {});
       // The check has reached the slow simulator before the signal.
       await new Promise((ok) => setTimeout(ok, 500));
       Deno.kill(server.pid, "SIGTERM");
@@ -213,6 +224,8 @@ Deno.test({
       assert.equal(answered.status, 200, answered.text);
       assert.equal(answered.json.valid, "valid");
       assert.equal(await server.exited(), 0);
+      await silentClosed;
+      assert.doesNotMatch(server.output(), /requests still in flight are cut/);
     } catch (error) {
       await server.crash().catch(() => {});
       throw new Error(`${error}\n${server.output()}`);
