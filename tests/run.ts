@@ -1,15 +1,22 @@
-// `npm test`: builds the app if needed, then runs every suite: the static checks (`deno fmt
-// --check`, `deno lint`, `deno check`, as `npm run check`), unit and integration tests once,
-// database and API tests on PGlite and (when TEST_DATABASE_URL is set) on PostgreSQL, and the
-// browser tests when Chromium is installed. Under CI (the CI variable set) a missing PostgreSQL or
-// Chromium fails the run instead of skipping its suites. The database, API and browser suites run
-// each file in its own `deno test` process, TEST_JOBS files at a time (default 2; 1 for the
-// browser): every file makes its own database and server, so files do not share state, and two
-// at a time keep both cores busy while one waits on a server or a timeout. Each file's output is
-// printed whole when it ends, and the slowest ten files close the run. Closes with one line that
-// CI reads: "N passed, N failed, N skipped" (skipped = ignored tests plus the tests of suites not
-// run).
-import { existsSync, readFileSync } from "node:fs";
+// `npm test`: runs every suite: the static checks (`deno fmt --check`, `deno lint`, `deno check`,
+// as `npm run check`), unit and integration tests once, database and API tests on PGlite and (when
+// TEST_DATABASE_URL is set) on PostgreSQL, and the browser tests when Chromium is installed. Under
+// CI (the CI variable set) a missing PostgreSQL or Chromium fails the run instead of skipping its
+// suites.
+//
+// Everything runs in one pool of TEST_JOBS processes (default 3): each database, API and browser
+// file in its own `deno test` process (every file makes its own database and server, so files
+// share nothing), the unit suite as one, each static check as one. Most files spend their time
+// waiting (on a server starting, a supplier timeout, a browser), so three at a time keep two cores
+// busy; the longest files start first (tests/timings.json, the seconds each took in a measured
+// run; TEST_SAVE_TIMINGS=1 rewrites it), so the run does not end on one long file started late.
+// At most TEST_BROWSER_JOBS browser files (default 1) run at once: two Chromiums race each other's
+// clicks. The build and the template databases are made while the static checks and unit tests
+// already run. Each file's output is printed whole when it ends, and the slowest ten files close
+// the run. Closes with one line that CI reads: "N passed, N failed, N skipped" (skipped = ignored
+// tests plus the tests of suites not run).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp, buildIsStale } from "../cli/build.ts";
 import { createDatabaseTemplate } from "./helpers/backends.ts";
@@ -18,21 +25,34 @@ interface Suite {
   name: string;
   paths: string[];
   env?: Record<string, string>;
-  /**
-   * Browser tests race a real browser on a shared machine: a file that fails is run once more,
-   * and a test that passes on that retry is counted as passed and listed as flaky.
-   */
-  retryFailedFiles?: boolean;
-  /** Files run at once, each in its own process; unset: the suite runs as one process. */
-  jobs?: number;
+  /** Needs the built app (it starts servers). */
+  needsBuild?: boolean;
+  /** Needs the template databases. */
+  needsDatabase?: boolean;
+  /** Browser files: at most TEST_BROWSER_JOBS at once, and a failed file is run once more. */
+  browser?: boolean;
+  /** Each file in its own process; unset: the suite runs as one process. */
+  perFile?: boolean;
 }
 
 interface RunResult {
+  /** CPU seconds of its process and that process's children, where the platform tells. */
+  cpu?: number;
   passed: number;
   failed: number;
   ignored: number;
   /** The test files named in the FAILURES section. */
   failedFiles: string[];
+}
+
+/** One process of the run: a test file (or a whole suite), or a static check. */
+interface Task {
+  suite: Suite;
+  /** The name its time is kept under: the file, and its backend when it has one. */
+  key: string;
+  /** Expected seconds (tests/timings.json), for starting the longest first. */
+  expected: number;
+  run(): Promise<RunResult>;
 }
 
 const onCi = Boolean(Deno.env.get("CI"));
@@ -59,23 +79,26 @@ if (postgresUrl) {
   );
 }
 
-const jobs = Math.max(1, Number(Deno.env.get("TEST_JOBS") ?? 2) || 1);
+const jobs = Math.max(1, Number(Deno.env.get("TEST_JOBS") ?? 3) || 1);
+const browserJobs = Math.max(1, Number(Deno.env.get("TEST_BROWSER_JOBS") ?? 1) || 1);
+const staticChecks: Suite = { name: "static checks", paths: [] };
 // Many small files that share nothing slow: one process is quicker than one per file.
 const suites: Suite[] = [{
   name: "unit and integration",
   paths: ["tests/unit", "tests/integrations"],
 }];
 for (const b of backends) {
-  suites.push({ name: `database on ${b.name}`, paths: ["tests/db"], env: b.env, jobs });
-  suites.push({ name: `API on ${b.name}`, paths: ["tests/api"], env: b.env, jobs });
+  const shared = { env: b.env, needsDatabase: true, perFile: true };
+  suites.push({ name: `database on ${b.name}`, paths: ["tests/db"], ...shared });
+  suites.push({ name: `API on ${b.name}`, paths: ["tests/api"], needsBuild: true, ...shared });
 }
-// One browser at a time: two Chromiums and their servers on two cores race each other's clicks.
 const browser: Suite = {
   name: "browser (Chromium)",
   paths: ["tests/e2e"],
   env: { CHROMIUM_PATH: chromium },
-  retryFailedFiles: true,
-  jobs: Math.min(jobs, Number(Deno.env.get("TEST_BROWSER_JOBS") ?? 1) || 1),
+  needsBuild: true,
+  browser: true,
+  perFile: true,
 };
 if (existsSync(chromium)) suites.push(browser);
 else {
@@ -105,39 +128,46 @@ function declaredTests(suite: Suite): number {
   return count;
 }
 
-if (buildIsStale()) {
-  console.log("Building the app for the API and browser tests…");
-  await buildApp();
-}
+const runSuites = suites.filter(selected);
+const runStarted = performance.now();
 
-// Each backend's migrated, empty database, made once: every test database is a copy of it.
-const templateEnv: Record<string, string> = {};
+// The build and each backend's migrated, empty database (every test database is a copy of it) are
+// made while the tasks that need neither already run.
+const built: Promise<void> = runSuites.some((s) => s.needsBuild) && buildIsStale()
+  ? (console.log("Building the app for the API and browser tests…"), buildApp())
+  : Promise.resolve();
 const templates: { drop(): Promise<void> }[] = [];
-if (suites.some((suite) => suite.paths.some((p) => p !== "tests/unit") && selected(suite))) {
-  for (const b of backends) {
+const templateEnv: Record<string, string> = {};
+const templatesMade: Promise<void> = runSuites.some((s) => s.needsDatabase)
+  ? Promise.all(backends.map(async (b) => {
     const template = await createDatabaseTemplate(b.env.TEST_BACKEND as "pglite" | "postgres");
     Object.assign(templateEnv, template.env);
     templates.push(template);
-  }
-}
+  })).then(() => {})
+  : Promise.resolve();
+
+// A failure is reported by each task that waits for it; this keeps it from being unhandled before.
+built.catch(() => {});
+templatesMade.catch(() => {});
 
 /** The longest one `deno test` process may run (a whole suite when it is one process). */
 const FILE_TIMEOUT_MS = (Deno.env.get("LONG") ? 150 : 25) * 60_000;
 
-/** How long each test file took, for the slowest-ten list. */
-const fileSeconds = new Map<string, number>();
-
 /**
- * Runs `deno test` on paths and reads its closing counts. Its output is echoed as it comes, or,
- * with `buffered`, printed whole when it ends, so files running side by side do not interleave.
+ * Runs `deno test` on paths and reads its closing counts; its output is printed whole when it
+ * ends, so processes running side by side do not interleave.
  */
 async function runTests(
   paths: string[],
   env: Record<string, string> = {},
-  buffered = false,
-): Promise<RunResult> {
+): Promise<RunResult & { output: string }> {
+  // Where the process writes its CPU seconds as it ends (tests/helpers/cpu-report.ts).
+  const cpuFile = join(
+    tmpdir(),
+    `topup-test-cpu-${crypto.randomUUID()}`,
+  );
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["test", "-A", "--no-check", ...paths],
+    args: ["test", "-A", "--no-check", "--preload", "tests/helpers/cpu-report.ts", ...paths],
     env: {
       NO_COLOR: "1",
       DENO_NO_UPDATE_CHECK: "1",
@@ -147,22 +177,22 @@ async function runTests(
       SCRYPT_LOG_N: Deno.env.get("SCRYPT_LOG_N") ?? "12",
       ...templateEnv,
       ...env,
+      TEST_CPU_FILE: cpuFile,
     },
     stdout: "piped",
-    stderr: buffered ? "piped" : "inherit",
+    stderr: "piped",
     // A file that hangs fails on its own instead of holding the whole run until CI's limit.
     signal: AbortSignal.timeout(FILE_TIMEOUT_MS),
   }).spawn();
-  let out = "";
-  const decoder = new TextDecoder();
-  const errors = buffered ? new Response(child.stderr).text() : Promise.resolve("");
-  for await (const chunk of child.stdout) {
-    out += decoder.decode(chunk);
-    if (!buffered) await Deno.stdout.write(chunk);
-  }
-  const { code, signal } = await child.status;
-  if (buffered) console.log(`${out}${await errors}`);
-  if (signal) console.log(`${paths.join(" ")}: stopped after ${FILE_TIMEOUT_MS / 60_000} min`);
+  const [out, errors, { code, signal }] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.status,
+  ]);
+  const cpu = existsSync(cpuFile) ? Number(readFileSync(cpuFile, "utf8")) : undefined;
+  await Deno.remove(cpuFile).catch(() => {});
+  let output = `${out}${errors}`;
+  if (signal) output += `\n${paths.join(" ")}: stopped after ${FILE_TIMEOUT_MS / 60_000} min`;
   const result =
     /(\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/g;
   const m = [...out.matchAll(result)].at(-1);
@@ -176,16 +206,8 @@ async function runTests(
     failed: failed + (code !== 0 && failed === 0 ? 1 : 0),
     ignored: m?.[3] ? Number(m[3]) : 0,
     failedFiles,
-  };
-}
-
-/** Adds `b`'s counts and failed files to `a`. */
-function addResults(a: RunResult, b: RunResult): RunResult {
-  return {
-    passed: a.passed + b.passed,
-    failed: a.failed + b.failed,
-    ignored: a.ignored + b.ignored,
-    failedFiles: [...a.failedFiles, ...b.failedFiles],
+    output,
+    cpu,
   };
 }
 
@@ -198,32 +220,6 @@ function testFiles(paths: string[]): string[] {
   ).sort();
 }
 
-/** Runs each file in its own process, `jobs` at a time; the counts of all of them. */
-async function runFiles(
-  files: string[],
-  env: Record<string, string> | undefined,
-  jobs: number,
-): Promise<RunResult> {
-  let total: RunResult = { passed: 0, failed: 0, ignored: 0, failedFiles: [] };
-  const queue = [...files];
-  const worker = async () => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const started = performance.now();
-      const result = await runTests([file], env, true);
-      fileSeconds.set(
-        `${file}${env?.TEST_BACKEND ? ` (${env.TEST_BACKEND})` : ""}`,
-        (performance.now() - started) / 1000,
-      );
-      total = addResults(total, {
-        ...result,
-        failedFiles: result.failed > 0 ? [file] : [],
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
-  return total;
-}
-
 /**
  * The static checks of `npm run check`, one count each: the tests themselves run with --no-check,
  * so a type error or an unused import would otherwise reach main unnoticed.
@@ -234,62 +230,173 @@ const STATIC_CHECKS: { name: string; args: string[] }[] = [
   { name: "deno check", args: ["check", "cli", "src", "tests", "bench", "examples"] },
 ];
 
-/** Runs each static check, echoing its output; returns the names of those that failed. */
-async function runStaticChecks(): Promise<string[]> {
-  const failures: string[] = [];
+/** Runs one static check; its output printed whole when it ends. */
+async function runStaticCheck(check: { name: string; args: string[] }): Promise<RunResult> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: check.args,
+    env: { NO_COLOR: "1" },
+  }).output();
+  const decoder = new TextDecoder();
+  console.log(`\n--- ${check.name}\n${decoder.decode(stdout)}${decoder.decode(stderr)}`);
+  return code === 0
+    ? { passed: 1, failed: 0, ignored: 0, failedFiles: [] }
+    : { passed: 0, failed: 1, ignored: 0, failedFiles: [check.name] };
+}
+
+/** Per suite, its files marked "One backend" that run on the other backend only. */
+const leftToOtherBackend = new Map<Suite, number>();
+
+/** A test file whose first comment lines say "One backend": its meaning is the database's to none. */
+function oneBackend(file: string): boolean {
+  return /^\/\/ One backend\b/m.test(readFileSync(file, "utf8").split("\nimport ")[0]);
+}
+
+const TIMINGS_FILE = "tests/timings.json";
+const timings: Record<string, number> = existsSync(TIMINGS_FILE)
+  ? JSON.parse(readFileSync(TIMINGS_FILE, "utf8"))
+  : {};
+/** A file not in tests/timings.json yet is taken to be a long one, so it does not end the run. */
+const UNKNOWN_SECONDS = 60;
+
+/** Each suite's task or tasks. */
+function tasksOf(suite: Suite): Task[] {
+  const backend = suite.env?.TEST_BACKEND;
+  const task = (key: string, run: () => Promise<RunResult>): Task => ({
+    suite,
+    key,
+    expected: timings[key] ?? UNKNOWN_SECONDS,
+    run,
+  });
+  const ready = async () => {
+    if (suite.needsBuild) await built;
+    if (suite.needsDatabase) await templatesMade;
+  };
+  const printed = async (title: string, paths: string[]) => {
+    await ready();
+    const started = performance.now();
+    const result = await runTests(paths, suite.env);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const cpu = result.cpu === undefined ? "" : `, CPU ${result.cpu.toFixed(1)} s`;
+    console.log(`\n=== ${suite.name}: ${title} (${seconds} s${cpu}) ===\n${result.output}`);
+    return result;
+  };
+  const paths = suite.paths.filter((p) => existsSync(p));
+  if (!paths.length) return [];
+  if (!suite.perFile) return [task(suite.name, () => printed(paths.join(" "), paths))];
+  // A file marked "// One backend" runs on the last backend of the run only (PostgreSQL when it
+  // can): what it tests is the same whatever the database.
+  const files = testFiles(paths).filter((file) =>
+    !backend || backend === backends.at(-1)!.env.TEST_BACKEND || !oneBackend(file)
+  );
+  leftToOtherBackend.set(suite, testFiles(paths).length - files.length);
+  return files.map((file) =>
+    task(`${file}${backend ? ` (${backend})` : ""}`, async () => {
+      const result = await printed(file, [file]);
+      return { ...result, failedFiles: result.failed > 0 ? [file] : [] };
+    })
+  );
+}
+
+const tasks: Task[] = [];
+if (selected(staticChecks)) {
   for (const check of STATIC_CHECKS) {
-    console.log(`--- ${check.name}`);
-    const { code } = await new Deno.Command(Deno.execPath(), {
-      args: check.args,
-      env: { NO_COLOR: "1" },
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (code !== 0) failures.push(check.name);
+    tasks.push({
+      suite: staticChecks,
+      key: check.name,
+      expected: timings[check.name] ?? UNKNOWN_SECONDS,
+      run: () => runStaticCheck(check),
+    });
   }
-  return failures;
+}
+for (const suite of runSuites) tasks.push(...tasksOf(suite));
+
+/** How long each task took, for the slowest-ten list and tests/timings.json, and its CPU. */
+const seconds = new Map<string, number>();
+const cpuSeconds = new Map<string, number>();
+const results = new Map<Suite, RunResult>();
+const record = (suite: Suite, r: RunResult) => {
+  const a = results.get(suite) ?? { passed: 0, failed: 0, ignored: 0, failedFiles: [] };
+  results.set(suite, {
+    passed: a.passed + r.passed,
+    failed: a.failed + r.failed,
+    ignored: a.ignored + r.ignored,
+    failedFiles: [...a.failedFiles, ...r.failedFiles],
+  });
+};
+
+/** Runs the tasks, `jobs` at a time, the longest expected first, browser files one at a time. */
+async function runPool(queue: Task[]): Promise<void> {
+  queue.sort((a, b) => b.expected - a.expected);
+  const running = new Set<Promise<void>>();
+  let browsers = 0;
+  while (queue.length || running.size) {
+    let i: number;
+    while (
+      running.size < jobs &&
+      (i = queue.findIndex((t) => !t.suite.browser || browsers < browserJobs)) >= 0
+    ) {
+      const [task] = queue.splice(i, 1);
+      if (task.suite.browser) browsers++;
+      const started = performance.now();
+      const done: Promise<void> = task.run().catch((error): RunResult => {
+        console.log(`\n=== ${task.key}: could not run ===\n${error?.stack ?? error}`);
+        return { passed: 0, failed: 1, ignored: 0, failedFiles: [task.key] };
+      }).then((result) => {
+        seconds.set(task.key, (performance.now() - started) / 1000);
+        if (result.cpu !== undefined) cpuSeconds.set(task.key, result.cpu);
+        record(task.suite, result);
+      }).finally(() => {
+        if (task.suite.browser) browsers--;
+        running.delete(done);
+      });
+      running.add(done);
+    }
+    if (running.size) await Promise.race(running);
+  }
+}
+
+await runPool(tasks);
+
+// Browser tests race a real browser on a shared machine: a file that failed runs once more, alone,
+// and a test that passes on that retry is counted as passed and listed as flaky.
+const flaky: string[] = [];
+const retryNotes = new Map<Suite, string>();
+for (const suite of runSuites.filter((s) => s.browser)) {
+  const run = results.get(suite);
+  if (!run || run.failed === 0 || !run.failedFiles.length) continue;
+  console.log(`\n=== ${suite.name}: retrying ${run.failedFiles.join(", ")} once ===`);
+  const retry = await runTests(run.failedFiles, suite.env);
+  console.log(retry.output);
+  const recovered = Math.max(0, run.failed - retry.failed);
+  if (recovered > 0) {
+    flaky.push(...run.failedFiles.filter((f) => !retry.failedFiles.includes(f)));
+    retryNotes.set(suite, `, ${recovered} flaky (failed, then passed on the retry)`);
+  }
+  run.passed += recovered;
+  run.failed = retry.failed;
 }
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const summary: string[] = [];
-const flaky: string[] = [];
-if (selected({ name: "static checks", paths: [] })) {
-  console.log("\n=== static checks ===");
-  const failures = await runStaticChecks();
-  passed += STATIC_CHECKS.length - failures.length;
-  failed += failures.length;
-  summary.push(
-    `static checks: ${STATIC_CHECKS.length - failures.length} passed, ${failures.length} failed` +
-      (failures.length ? ` (${failures.join(", ")})` : ""),
-  );
-}
-for (const suite of suites) {
-  if (!selected(suite)) continue;
-  const paths = suite.paths.filter((p) => existsSync(p));
-  if (!paths.length) continue;
-  console.log(`\n=== ${suite.name} ===`);
-  const run = suite.jobs
-    ? await runFiles(testFiles(paths), suite.env, suite.jobs)
-    : await runTests(paths, suite.env);
-  let line = "";
-  if (suite.retryFailedFiles && run.failed > 0 && run.failedFiles.length) {
-    console.log(`\n=== ${suite.name}: retrying ${run.failedFiles.join(", ")} once ===`);
-    const retry = await runTests(run.failedFiles, suite.env);
-    const recovered = Math.max(0, run.failed - retry.failed);
-    if (recovered > 0) {
-      flaky.push(...run.failedFiles.filter((f) => !retry.failedFiles.includes(f)));
-      line = `, ${recovered} flaky (failed, then passed on the retry)`;
-    }
-    run.passed += recovered;
-    run.failed = retry.failed;
-  }
+for (const suite of [staticChecks, ...runSuites]) {
+  const run = results.get(suite);
+  if (!run) continue;
   passed += run.passed;
   failed += run.failed;
   skipped += run.ignored;
   summary.push(
-    `${suite.name}: ${run.passed} passed, ${run.failed} failed, ${run.ignored} skipped${line}`,
+    suite === staticChecks
+      ? `static checks: ${run.passed} passed, ${run.failed} failed` +
+        (run.failedFiles.length ? ` (${run.failedFiles.join(", ")})` : "")
+      : `${suite.name}: ${run.passed} passed, ${run.failed} failed, ${run.ignored} skipped${
+        retryNotes.get(suite) ?? ""
+      }${
+        leftToOtherBackend.get(suite)
+          ? ` (${leftToOtherBackend.get(suite)} one-backend files run on ${backends.at(-1)!.name})`
+          : ""
+      }`,
   );
 }
 for (const suite of notRun.filter(selected)) {
@@ -298,16 +405,30 @@ for (const suite of notRun.filter(selected)) {
   summary.push(`${suite.name}: not run, ${count} skipped`);
 }
 
-if (fileSeconds.size) {
+if (seconds.size) {
   console.log("\n=== slowest files ===");
-  const slowest = [...fileSeconds].sort(([, a], [, b]) => b - a).slice(0, 10);
-  for (const [file, seconds] of slowest) {
-    console.log(`${seconds.toFixed(1).padStart(7)} s  ${file}`);
-  }
+  const slowest = [...seconds].sort(([, a], [, b]) => b - a).slice(0, 10);
+  for (const [key, s] of slowest) console.log(`${s.toFixed(1).padStart(7)} s  ${key}`);
+}
+if (cpuSeconds.size) {
+  const total = [...cpuSeconds.values()].reduce((a, b) => a + b, 0);
+  console.log(`\n=== most CPU (all files: ${total.toFixed(0)} s) ===`);
+  const most = [...cpuSeconds].sort(([, a], [, b]) => b - a).slice(0, 10);
+  for (const [key, s] of most) console.log(`${s.toFixed(1).padStart(7)} s  ${key}`);
+}
+if (Deno.env.get("TEST_SAVE_TIMINGS")) {
+  const rounded = Object.fromEntries(
+    [...seconds].sort(([a], [b]) => a.localeCompare(b)).map(([k, s]) => [k, Math.round(s)]),
+  );
+  writeFileSync(TIMINGS_FILE, JSON.stringify({ ...timings, ...rounded }, null, 2) + "\n");
+  console.log(`Saved each file's time to ${TIMINGS_FILE}.`);
 }
 console.log("\n=== summary ===");
 for (const line of summary) console.log(line);
 for (const file of flaky) console.log(`flaky: ${file} failed once and passed on the retry`);
 for (const template of templates) await template.drop();
+console.log(
+  `whole run: ${((performance.now() - runStarted) / 60_000).toFixed(1)} min, ${jobs} at a time`,
+);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 Deno.exit(failed === 0 && passed > 0 ? 0 : 1);

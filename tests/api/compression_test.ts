@@ -2,6 +2,8 @@
 // from the page cache, the build's scripts and every page and JSON answer rendered per request,
 // in brotli or gzip by Accept-Encoding, decoding to the very bytes sent uncompressed; images,
 // exports, small answers and HEAD go as they are.
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): what is
+// compressed, and how, is the HTTP layer's, whatever the database.
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { Buffer } from "node:buffer";

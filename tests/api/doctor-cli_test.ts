@@ -1,6 +1,8 @@
 // `npm run cli -- doctor` as an operator runs it: what it prints and its exit code. The checks
 // themselves are tests/integrations/doctor_test.ts (examineSetup, in process); this file only
 // holds the CLI door to them, in a process of its own like the other CLI tests.
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): the doctor's
+// checks of the environment and the outside services.
 import assert from "node:assert/strict";
 import { productionEnv, unreachableServices } from "../helpers/production.ts";
 import { runCli } from "../helpers/cli.ts";

@@ -1,3 +1,5 @@
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): the HitPay
+// simulator's wire and its client, no database in between.
 import assert from "node:assert/strict";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";

@@ -3,6 +3,8 @@
 // /admin/home to a signed-out caller, a password-only (pre-2FA) session or the other role, and no
 // such visit answers 500: each ends on the area's sign-in page. A pre-2FA session reaches the
 // two-factor screen and its calls, and every other route answers it as it answers a stranger.
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): the page guards
+// decide on the path and the session, before any query of their own.
 import assert from "node:assert/strict";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";

@@ -1,6 +1,9 @@
 // Production mode refuses to be unsafe (issue 20): an unsafe environment stops `serve` with a line
 // naming each problem; a safe one serves no simulator, builds every absolute URL from PUBLIC_URL
 // whatever Host a request claims, and marks the session cookie Secure over the proxy's plain http.
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): production
+// mode's refusals, URLs and cookies are the configuration's and the HTTP layer's, whatever the
+// database.
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";

@@ -1,6 +1,8 @@
 // Issue 25: the typed client example (examples/place-order.ts: openapi-fetch over the types
 // generated from the OpenAPI document) places an order and follows it until it is delivered,
 // against the test server and its supplier simulators.
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): the typed
+// client example over HTTP; the API itself runs on both backends in reseller-api_test.ts.
 import assert from "node:assert/strict";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";

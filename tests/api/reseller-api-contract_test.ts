@@ -3,6 +3,9 @@
 // answer is validated against the document with a JSON Schema validator (Ajv, draft 2020-12 as
 // OpenAPI 3.1 uses). An answer the document does not admit (an undocumented status, a body its
 // schema refuses) fails the suite, as does a documented status no call produced.
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): answers against
+// the OpenAPI document; the API's storage rules run on both backends in reseller-api_test.ts and
+// reseller-orders_test.ts.
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";

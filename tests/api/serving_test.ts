@@ -1,3 +1,5 @@
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): static files,
+// unknown paths and malformed URLs never reach the database.
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

@@ -2,6 +2,8 @@
 // request head, a body that trickles or stalls, and an idle kept-alive connection are each cut off
 // by the server's own time limits (Deno's node:http ignores headersTimeout and requestTimeout),
 // while other clients keep being answered. A body over the limit is a JSON 413 however it is sent.
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): connection
+// limits are the HTTP server's, whatever the database.
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { createTestDatabase } from "../helpers/backends.ts";
