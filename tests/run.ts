@@ -19,7 +19,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp, buildIsStale } from "../cli/build.ts";
-import { createDatabaseTemplate } from "./helpers/backends.ts";
+import { type Backend, createDatabaseTemplate } from "./helpers/backends.ts";
+import { simulationParts } from "./helpers/simulation-size.ts";
 
 interface Suite {
   name: string;
@@ -146,9 +147,14 @@ const templatesMade: Promise<void> = runSuites.some((s) => s.needsDatabase)
   })).then(() => {})
   : Promise.resolve();
 
-// A failure is reported by each task that waits for it; this keeps it from being unhandled before.
-built.catch(() => {});
-templatesMade.catch(() => {});
+// Whether each is done (made or failed: a failure is reported by each task that waits for it).
+let builtDone = false;
+let templatesDone = false;
+const builtSettled = built.catch(() => {}).then(() => void (builtDone = true));
+const templatesSettled = templatesMade.catch(() => {}).then(() => void (templatesDone = true));
+/** A task starts once what it needs is made, so that the pool runs others meanwhile. */
+const canStart = (task: Task) =>
+  (!task.suite.needsBuild || builtDone) && (!task.suite.needsDatabase || templatesDone);
 
 /** The longest one `deno test` process may run (a whole suite when it is one process). */
 const FILE_TIMEOUT_MS = (Deno.env.get("LONG") ? 150 : 25) * 60_000;
@@ -243,6 +249,9 @@ async function runStaticCheck(check: { name: string; args: string[] }): Promise<
     : { passed: 0, failed: 1, ignored: 0, failedFiles: [check.name] };
 }
 
+/** Run in parts, side by side (simulationParts). */
+const SIMULATION = "tests/api/simulation_test.ts";
+
 /** Per suite, its files marked "One backend" that run on the other backend only. */
 const leftToOtherBackend = new Map<Suite, number>();
 
@@ -271,10 +280,10 @@ function tasksOf(suite: Suite): Task[] {
     if (suite.needsBuild) await built;
     if (suite.needsDatabase) await templatesMade;
   };
-  const printed = async (title: string, paths: string[]) => {
+  const printed = async (title: string, paths: string[], env: Record<string, string> = {}) => {
     await ready();
     const started = performance.now();
-    const result = await runTests(paths, suite.env);
+    const result = await runTests(paths, { ...suite.env, ...env });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const cpu = result.cpu === undefined ? "" : `, CPU ${result.cpu.toFixed(1)} s`;
     console.log(`\n=== ${suite.name}: ${title} (${seconds} s${cpu}) ===\n${result.output}`);
@@ -289,12 +298,25 @@ function tasksOf(suite: Suite): Task[] {
     !backend || backend === backends.at(-1)!.env.TEST_BACKEND || !oneBackend(file)
   );
   leftToOtherBackend.set(suite, testFiles(paths).length - files.length);
-  return files.map((file) =>
-    task(`${file}${backend ? ` (${backend})` : ""}`, async () => {
+  const long = Boolean(Deno.env.get("LONG"));
+  return files.flatMap((file) =>
+    file === SIMULATION && backend
+      ? simulationParts(backend as Backend, long).map(({ firstSeed, seeds }) => {
+        const range = `seeds ${firstSeed}-${firstSeed + seeds - 1}`;
+        return task(`${file} (${backend}) ${range}`, async () => {
+          const env = { SIM_FIRST_SEED: String(firstSeed), SIM_SEEDS: String(seeds) };
+          const result = await printed(`${file} ${range}`, [file], env);
+          return { ...result, failedFiles: result.failed > 0 ? [file] : [] };
+        });
+      })
+      : [fileTask(file)]
+  );
+  function fileTask(file: string): Task {
+    return task(`${file}${backend ? ` (${backend})` : ""}`, async () => {
       const result = await printed(file, [file]);
       return { ...result, failedFiles: result.failed > 0 ? [file] : [] };
-    })
-  );
+    });
+  }
 }
 
 const tasks: Task[] = [];
@@ -333,7 +355,8 @@ async function runPool(queue: Task[]): Promise<void> {
     let i: number;
     while (
       running.size < jobs &&
-      (i = queue.findIndex((t) => !t.suite.browser || browsers < browserJobs)) >= 0
+      (i = queue.findIndex((t) => (!t.suite.browser || browsers < browserJobs) && canStart(t))) >=
+        0
     ) {
       const [task] = queue.splice(i, 1);
       if (task.suite.browser) browsers++;
@@ -351,7 +374,11 @@ async function runPool(queue: Task[]): Promise<void> {
       });
       running.add(done);
     }
-    if (running.size) await Promise.race(running);
+    // Waits for a task to end, or for the build or the templates that the next task may need.
+    const waits = [...running];
+    if (!builtDone) waits.push(builtSettled);
+    if (!templatesDone) waits.push(templatesSettled);
+    await Promise.race(waits);
   }
 }
 

@@ -4,6 +4,10 @@
 // spraying and one account tried from many addresses, TOTP guessing across sign-ins, the ownership
 // matrix of every session route with an id, CSRF by form and by credentialed fetch, session
 // fixation, the security headers of every page, and price and identity tampering on reseller orders.
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): its parallel
+// guesses are races only where statements run side by side, which PGlite (one statement at a time)
+// never does, and the rest (CSRF, fixation, headers, ownership, tampering) is the HTTP layer's; the
+// throttles' storage rules run on both backends in tests/db/auth-store_test.ts.
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

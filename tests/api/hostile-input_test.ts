@@ -4,6 +4,9 @@
 // and other users' ids, in its body, its query and its path. No answer is a 5xx or a stall, every
 // refusal is JSON that says what is wrong, another reseller's id is refused, and no money moves.
 // LONG=1 (`npm run test:long`) sends many more seeded random bodies per route.
+// One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): what it sends
+// is refused by the routes' validation before any query; the database's own refusals (a negative
+// balance, a second debit) run on both backends in tests/db.
 import assert from "node:assert/strict";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
