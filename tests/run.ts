@@ -255,7 +255,10 @@ const SIMULATION = "tests/api/simulation_test.ts";
 /** Per suite, its files marked "One backend" that run on the other backend only. */
 const leftToOtherBackend = new Map<Suite, number>();
 
-/** A test file whose first comment lines say "One backend": its meaning is the database's to none. */
+/**
+ * A test file whose opening comment says "One backend": what it tests does not depend on the
+ * database.
+ */
 function oneBackend(file: string): boolean {
   return /^\/\/ One backend\b/m.test(readFileSync(file, "utf8").split("\nimport ")[0]);
 }
