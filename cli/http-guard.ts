@@ -61,12 +61,11 @@ export function guardConnections(server: Server, limits: HttpLimits): void {
 
 /**
  * Closes each connection of a guarded server that has no request in flight, one that has not sent
- * a request yet included: Deno's `closeIdleConnections` leaves those open, and a stop then waited
- * for its whole grace (10 s after the demo's first start, whose catalogue calls to the simulators
- * left a connection the client opened and never used).
+ * a request yet included: Deno's own `closeIdleConnections` leaves those open, and a stop then
+ * waited for its whole grace (10 s after the demo's first start, whose catalogue calls to the
+ * simulators left a connection the client opened and never used).
  */
 export function closeIdleConnections(server: Server): void {
-  server.closeIdleConnections();
   for (const socket of connections.get(server) ?? []) {
     if (!inFlight.get(socket)) socket.destroy();
   }
