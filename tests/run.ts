@@ -44,6 +44,8 @@ interface RunResult {
   ignored: number;
   /** The test files named in the FAILURES section. */
   failedFiles: string[];
+  /** Each failed test's name and the first lines of its error, for the list that ends the run. */
+  failures?: string[];
 }
 
 /** One process of the run: a test file (or a whole suite), or a static check. */
@@ -212,9 +214,32 @@ async function runTests(
     failed: failed + (code !== 0 && failed === 0 ? 1 : 0),
     ignored: m?.[3] ? Number(m[3]) : 0,
     failedFiles,
+    failures: errorExcerpts(out),
     output,
     cpu,
   };
+}
+
+/**
+ * Each failed test in deno test's ERRORS section: its "name => file:line" and the first lines of
+ * its error without the stack. CI keeps only the end of a run's output, where these are repeated.
+ */
+function errorExcerpts(out: string): string[] {
+  const start = out.lastIndexOf(" ERRORS ");
+  if (start < 0) return [];
+  const end = out.indexOf(" FAILURES ", start);
+  const lines = out.slice(start, end < 0 ? undefined : end).split("\n").slice(1);
+  const excerpts: string[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (!/ => \S+:\d+:\d+$/.test(line)) continue;
+    const next = lines.slice(i + 1).findIndex((l) =>
+      /^\s+at /.test(l) || / => \S+:\d+:\d+$/.test(l)
+    );
+    const body = lines.slice(i + 1, i + 1 + (next < 0 ? 8 : Math.min(next, 8)))
+      .filter((l) => l.trim() && !/^\s*\^\s*$/.test(l));
+    excerpts.push([line, ...body.map((l) => `    ${l}`)].join("\n"));
+  }
+  return excerpts;
 }
 
 /** The `_test.ts` files under `paths`, sorted. */
@@ -338,6 +363,7 @@ for (const suite of runSuites) tasks.push(...tasksOf(suite));
 /** How long each task took, for the slowest-ten list and tests/timings.json, and its CPU. */
 const seconds = new Map<string, number>();
 const cpuSeconds = new Map<string, number>();
+const failureReports: string[] = [];
 const results = new Map<Suite, RunResult>();
 const record = (suite: Suite, r: RunResult) => {
   const a = results.get(suite) ?? { passed: 0, failed: 0, ignored: 0, failedFiles: [] };
@@ -370,6 +396,10 @@ async function runPool(queue: Task[]): Promise<void> {
       }).then((result) => {
         seconds.set(task.key, (performance.now() - started) / 1000);
         if (result.cpu !== undefined) cpuSeconds.set(task.key, result.cpu);
+        if (result.failed > 0) {
+          const excerpts = result.failures?.length ? result.failures : ["(no ERRORS section)"];
+          failureReports.push(`${task.key}:\n${excerpts.map((e) => `  ${e}`).join("\n")}`);
+        }
         record(task.suite, result);
       }).finally(() => {
         if (task.suite.browser) browsers--;
@@ -452,6 +482,10 @@ if (Deno.env.get("TEST_SAVE_TIMINGS")) {
   );
   writeFileSync(TIMINGS_FILE, JSON.stringify({ ...timings, ...rounded }, null, 2) + "\n");
   console.log(`Saved each file's time to ${TIMINGS_FILE}.`);
+}
+if (failureReports.length) {
+  console.log("\n=== failures ===");
+  for (const report of failureReports) console.log(report);
 }
 console.log("\n=== summary ===");
 for (const line of summary) console.log(line);
