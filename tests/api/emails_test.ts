@@ -53,8 +53,17 @@ Deno.test({
         ...headers,
       });
     const bearer = { authorization: `Bearer ${SECRET}` };
+    // The operations watch may mail the admins an alert through the same SMTP server (a supplier
+    // balance it could not read on a busy machine), recorded in Sent like any mail: this test
+    // counts the replies.
+    const isReply = (subject?: string) => !subject?.startsWith("Alert: ");
+    const replies = () => smtp.received.filter((mail) => isReply(mail.subject));
+    const sentReplies = async () =>
+      ((await admin.get("/api/sent-emails")).json.emails as { subject: string; to: string }[])
+        .filter((mail) => isReply(mail.subject));
+    let admin: TestClient;
     try {
-      const admin = await signInDemoAdmin(server.url);
+      admin = await signInDemoAdmin(server.url);
       const inboxTotal = async () => (await admin.get("/api/emails")).json.total;
 
       await t.step("a wrong or missing secret is a 401 and nothing is stored", async () => {
@@ -175,8 +184,8 @@ Deno.test({
             originalSubject: original.subject,
           });
           assert.equal(r.status, 201, r.text);
-          assert.equal(smtp.received.length, 1);
-          const mail = smtp.received[0];
+          assert.equal(replies().length, 1);
+          const mail = replies()[0];
           assert.equal(
             mail.to && !Array.isArray(mail.to) ? mail.to.text : "",
             `"Buyer 1" <buyer1@example.com>`,
@@ -188,10 +197,10 @@ Deno.test({
           assert.equal(mail.text?.trim(), "Your diamonds are on their way.\nSorry for the wait.");
           assert.equal(mail.messageId, r.json.messageId);
 
-          const sent = await admin.get("/api/sent-emails");
-          assert.equal(sent.json.total, 1);
-          assert.equal(sent.json.emails[0].subject, "Re: Where is my order?");
-          assert.equal(sent.json.emails[0].to, `"Buyer 1" <buyer1@example.com>`);
+          const sent = await sentReplies();
+          assert.equal(sent.length, 1);
+          assert.equal(sent[0].subject, "Re: Where is my order?");
+          assert.equal(sent[0].to, `"Buyer 1" <buyer1@example.com>`);
           const audit = await admin.get("/api/audit_log?action=email.reply");
           assert.equal(audit.json.total, 1);
           assert.equal(audit.json.entries[0].targetId, original.id);
@@ -223,8 +232,8 @@ Deno.test({
         });
         assert.equal(failed.status, 502, failed.text);
         assert.match(failed.json.error, /550/);
-        assert.equal(smtp.received.length, 1);
-        assert.equal((await admin.get("/api/sent-emails")).json.total, 1);
+        assert.equal(replies().length, 1);
+        assert.equal((await sentReplies()).length, 1);
         const missing = await admin.post("/api/send-reply", {
           originalEmailId: crypto.randomUUID(),
           replyBody: "Hello?",
@@ -277,7 +286,7 @@ Deno.test({
           assert.equal((await client.post("/api/delete-email", { id: some.id })).status, status);
         }
         assert.equal(await inboxTotal(), total);
-        assert.equal(smtp.received.length, 1);
+        assert.equal(replies().length, 1);
       });
     } finally {
       await server.stop();
