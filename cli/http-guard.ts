@@ -17,8 +17,13 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
 }
 
-/** Bytes still read and thrown away after a refusal, so that the client reads the answer. */
-const DRAIN_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes still read and thrown away after a refusal, so that the client reads the answer: closing
+ * with its body unread resets the connection, and a reset can reach the client before it has read
+ * the answer. Above the largest body limit (inbound mail's 10 MiB), so a body just over any limit
+ * is read to its end and answered cleanly.
+ */
+const DRAIN_BYTES = 16 * 1024 * 1024;
 const DRAIN_MS = 5000;
 
 const timers = new WeakMap<Socket, ReturnType<typeof setTimeout>>();
