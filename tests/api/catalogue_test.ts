@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/backends.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { SHORT_SUPPLIER_TIMEOUT, startTestServer, type TestServer } from "../helpers/server.ts";
 import type { TestClient } from "../helpers/client.ts";
 import { signInDemoAdmin, signInDemoReseller, simControl } from "../helpers/sessions.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
@@ -23,7 +23,8 @@ Deno.test({
   ...opts,
   async fn(t) {
     const tdb: TestDatabase = await createTestDatabase();
-    const server: TestServer = await startTestServer(tdb);
+    // Its price sync meets a forced EliteDias timeout.
+    const server: TestServer = await startTestServer(tdb, SHORT_SUPPLIER_TIMEOUT);
     let admin: TestClient;
     let reseller: TestClient;
     const games = async () => (await admin.get("/api/admin/games")).json as GameDto[];
@@ -291,7 +292,7 @@ Deno.test({
     const cli = (args: string[]) =>
       new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", "cli/main.ts", ...args],
-        env: { ...tdb.env, TOPUP_INTERNAL_URL: server.url, SUPPLIER_TIMEOUT_MS: "1000" },
+        env: { ...tdb.env, TOPUP_INTERNAL_URL: server.url },
       }).output();
     try {
       if (tdb.backend === "pglite") {

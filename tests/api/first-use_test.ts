@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestDatabase } from "../helpers/backends.ts";
-import { startTestServer } from "../helpers/server.ts";
+import { SHORT_SUPPLIER_TIMEOUT, startTestServer } from "../helpers/server.ts";
 import { signInDemoAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { ELITEDIAS_CATALOGUE } from "../../src/integrations/elitedias/catalogue.ts";
 import { MOOGOLD_CATALOGUE } from "../../src/integrations/moogold/catalogue.ts";
@@ -145,9 +145,12 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const tdb = await createTestDatabase();
-    // Every EliteDias answer takes longer than the test servers' SUPPLIER_TIMEOUT_MS (1000 ms):
-    // a busy machine at start-up. The seed waits; orders would still time out at 1000 ms.
-    const server = await startTestServer(tdb, { SIM_ELITEDIAS_LATENCY_MS: "1100" });
+    // Every EliteDias answer takes longer than SUPPLIER_TIMEOUT_MS (1000 ms): a busy machine at
+    // start-up. The seed waits; orders would still time out at 1000 ms.
+    const server = await startTestServer(tdb, {
+      ...SHORT_SUPPLIER_TIMEOUT,
+      SIM_ELITEDIAS_LATENCY_MS: "1100",
+    });
     try {
       const admin = await signInDemoAdmin(server.url);
       const games = (await admin.get("/api/admin/games")).json as GameDto[];

@@ -3,7 +3,7 @@
 // admins see or act on the queue and the failed-jobs list.
 import assert from "node:assert/strict";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
-import { startTestServer } from "../helpers/server.ts";
+import { SHORT_SUPPLIER_TIMEOUT, startTestServer } from "../helpers/server.ts";
 import { pubgOrder } from "../helpers/orders.ts";
 import { signInDemoAdmin, signInDemoReseller, simControl } from "../helpers/sessions.ts";
 import { seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
@@ -17,7 +17,7 @@ Deno.test({
   async fn(t) {
     const tdb = await createTestDatabase();
     await withHandle(tdb, (db) => seedDemoUsers(db));
-    const server = await startTestServer(tdb);
+    const server = await startTestServer(tdb, SHORT_SUPPLIER_TIMEOUT);
     try {
       const reseller = await signInDemoReseller(server.url);
       const admin = await signInDemoAdmin(server.url);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
-import { startTestServer } from "../helpers/server.ts";
+import { SHORT_SUPPLIER_TIMEOUT, startTestServer } from "../helpers/server.ts";
 import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
 import type { TestClient } from "../helpers/client.ts";
 import { pubgOrder } from "../helpers/orders.ts";
@@ -113,7 +113,7 @@ Deno.test({
       }).returning("id").executeTakeFirstOrThrow();
       return Number(job.id);
     });
-    const server = await startTestServer(tdb);
+    const server = await startTestServer(tdb, SHORT_SUPPLIER_TIMEOUT);
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -1,5 +1,11 @@
 import type { TestDatabase } from "./backends.ts";
 
+/**
+ * For a test that forces a supplier or HitPay timeout, or answers slower than this: each forced
+ * timeout then costs the test one second.
+ */
+export const SHORT_SUPPLIER_TIMEOUT = { SUPPLIER_TIMEOUT_MS: "1000" };
+
 export interface TestServer {
   url: string;
   pid: number;
@@ -38,7 +44,10 @@ export async function startTestServer(
       PORT: "0",
       HOST: "127.0.0.1",
       ASTRO_NODE_LOGGING: "disabled",
-      SUPPLIER_TIMEOUT_MS: "1000",
+      // The simulators answer from inside this server: a call that takes 5 s is a machine too
+      // busy to serve it (PGlite's queries hold the same event loop), not a supplier fault. A test
+      // that forces a timeout or a slow answer sets its own (SHORT_SUPPLIER_TIMEOUT).
+      SUPPLIER_TIMEOUT_MS: "5000",
       // One process unless a test asks for more: tests address the simulators of one instance.
       WORKERS: "1",
       ...tdb.env,

@@ -45,9 +45,11 @@ export function simulationParts(
 
 /**
  * The server a simulation runs against: client addresses from X-Forwarded-For (each simulated
- * buyer has its own), and supplier orders that complete quickly so refreshes see outcomes.
+ * buyer has its own), supplier orders that complete quickly so refreshes see outcomes, and a 1 s
+ * supplier timeout, below the slow answers it injects (1.1 to 1.6 s).
  */
 export const SIM_SERVER_ENV: Record<string, string> = {
+  SUPPLIER_TIMEOUT_MS: "1000",
   TRUST_PROXY: "true",
   RESELLER_2FA_DEFAULT: "false",
   SIM_MOOGOLD_COMPLETE_AFTER_MS: "300",
