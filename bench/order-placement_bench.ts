@@ -109,6 +109,13 @@ interface Backlog {
   dueDrainedMs?: number;
   /** From the load's end until every order job was done; undefined past the limit. */
   allDoneMs?: number;
+  /**
+   * From the load's end until every order was sent to its supplier (no supplier-create job left):
+   * whether the worker kept up with the intake, apart from the status checks' scheduled wait.
+   */
+  sentMs?: number;
+  /** The latest a status check due after the load's end ran after its time (done_at − run_at). */
+  statusLateMs?: number;
 }
 
 /**
@@ -121,8 +128,9 @@ async function drainOrderJobs(app: BenchApp): Promise<Backlog> {
   const started = performance.now();
   return await withHandle(app.tdb, async (db) => {
     const count = async () => {
-      const { rows } = await sql<{ due: number; open: number }>`
-        SELECT count(*) FILTER (WHERE run_at <= now())::int AS due, count(*)::int AS open
+      const { rows } = await sql<{ due: number; open: number; creates: number; now: Date }>`
+        SELECT count(*) FILTER (WHERE run_at <= now())::int AS due, count(*)::int AS open,
+          count(*) FILTER (WHERE kind = 'order.supplier_create')::int AS creates, now()
         FROM jobs WHERE done_at IS NULL AND failed_at IS NULL AND kind LIKE 'order.%'`
         .execute(db);
       return rows[0];
@@ -132,6 +140,7 @@ async function drainOrderJobs(app: BenchApp): Promise<Backlog> {
     let now = atEnd;
     while (performance.now() - started < DRAIN_LIMIT_MS) {
       if (now.due === 0) backlog.dueDrainedMs ??= performance.now() - started;
+      if (now.creates === 0) backlog.sentMs ??= performance.now() - started;
       if (now.open === 0) {
         backlog.allDoneMs = performance.now() - started;
         break;
@@ -139,6 +148,10 @@ async function drainOrderJobs(app: BenchApp): Promise<Backlog> {
       await new Promise((ok) => setTimeout(ok, 50));
       now = await count();
     }
+    const { rows: [late] } = await sql<{ ms: number | null }>`
+      SELECT (max(extract(epoch FROM done_at - run_at)) * 1000)::float8 AS ms FROM jobs
+      WHERE kind = 'order.supplier_status' AND run_at > ${atEnd.now}`.execute(db);
+    backlog.statusLateMs = late.ms ?? undefined;
     return backlog;
   });
 }
@@ -169,8 +182,10 @@ function report(
   const backlog = app
     ? `${app.backlog.dueAtEnd} due, ${app.backlog.openAtEnd} open | ${
       seconds(app.backlog.dueDrainedMs)
-    } | ${seconds(app.backlog.allDoneMs)}`
-    : " |  | ";
+    } | ${seconds(app.backlog.allDoneMs)} | ${seconds(app.backlog.sentMs)} | ${
+      app.backlog.statusLateMs === undefined ? "" : seconds(app.backlog.statusLateMs)
+    }`
+    : " |  |  |  | ";
   const total = app ? cpu(app.cpu + app.workerCpu + figures.postgresCpu) : "";
   const row = `| ${balance} | ${clients} | ${target} | ${figures.perSecond.toFixed(0)} | ${
     ms(figures.p50)
@@ -202,8 +217,8 @@ const apps = [
 ];
 console.log(`${seconds} s per row; PostgreSQL; load generator, app and database on this machine.`);
 const header = [
-  "| balance | clients | target | orders/s | p50 | p99 | failures | order jobs left at the load's end | due ones done after | all done after | app (HTTP) CPU per order | worker CPU per order | PostgreSQL CPU per order | app + worker + PostgreSQL | load generator CPU per order | share of pgbench, placement | share of pgbench, whole life |",
-  "| ------- | ------- | ------ | -------- | --- | --- | -------- | --------------------------------- | ------------------- | -------------- | ------------------------ | -------------------- | ------------------------ | ------------------------- | ---------------------------- | --------------------------- | ---------------------------- |",
+  "| balance | clients | target | orders/s | p50 | p99 | failures | order jobs left at the load's end | due ones done after | all done after | every order sent after | a status check due after the load, latest after its time | app (HTTP) CPU per order | worker CPU per order | PostgreSQL CPU per order | app + worker + PostgreSQL | load generator CPU per order | share of pgbench, placement | share of pgbench, whole life |",
+  "| ------- | ------- | ------ | -------- | --- | --- | -------- | --------------------------------- | ------------------- | -------------- | --- | --- | ------------------------ | -------------------- | ------------------------ | ------------------------- | ---------------------------- | --------------------------- | ---------------------------- |",
 ];
 console.log(header.join("\n"));
 for (const clients of clientCounts) {
@@ -315,7 +330,10 @@ await appendResults(
     "acceptance with the move to pending and the status check, done; the status pass: claim,",
     "order read, move to successful, done). When the load stops the bench counts the order",
     "jobs left (due, and open: a status check waits 3 s after the supplier accepts) and waits until",
-    "the due ones and then all are done; the app's, the worker's and PostgreSQL's CPU per order run",
+    "the due ones and then all are done. Whether fulfilment kept up, apart from that scheduled",
+    "wait: when the last order was sent to its supplier, and how late the status checks that came",
+    "due after the load ran (done_at − run_at, the latest). The app's, the worker's and",
+    "PostgreSQL's CPU per order run",
     "from the load's start to then, so they include each order's fulfilment, which pgbench does",
     "not do. PostgreSQL's is every postgres process's user + system time (anyone else's work on",
     "the server included). The load generator (bench/lean-client.ts: one kept-alive connection per",
