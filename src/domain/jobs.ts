@@ -26,6 +26,7 @@ export async function queueJob(
   runAt?: Date,
 ): Promise<void> {
   await enqueueJob(trx, { kind, payload, runAt, requestId: currentRequestId() });
+  if (runAt) wakeJobsAt(runAt, kind);
 }
 
 /** The job queue per kind, for GET /metrics (read at scrape time). */
@@ -67,6 +68,7 @@ export interface JobRunner {
 }
 
 const KICK_KEY = Symbol.for("topup.jobs.kick");
+const WAKE_KEY = Symbol.for("topup.jobs.wake");
 const RUNNER_KEY = Symbol.for("topup.jobs.runner");
 
 /** Whether this process's job runner is running and claiming, for /readyz. */
@@ -86,6 +88,7 @@ export function jobRunnerHere(): JobRunnerHealth | undefined {
 const STALLED_AFTER_MS = 30_000;
 
 type Kick = (...kinds: string[]) => void;
+type Wake = (at: Date, kind: string) => void;
 
 /**
  * Asks this process's job runner to look for jobs of `kinds` (every kind when none is given) now;
@@ -94,6 +97,22 @@ type Kick = (...kinds: string[]) => void;
 export function kickJobs(...kinds: string[]): void {
   (globalThis as { [KICK_KEY]?: Kick })[KICK_KEY]?.(...kinds);
 }
+
+/**
+ * Asks this process's job runner to look for jobs of `kind` at `at`, when a job this process
+ * queued for later comes due (a status check, a retry); a no-op where none runs. Without it such a
+ * job waits for its lane's next poll, up to a second late; with several processes, whichever
+ * claims first runs it.
+ */
+export function wakeJobsAt(at: Date, kind: string): void {
+  (globalThis as { [WAKE_KEY]?: Wake })[WAKE_KEY]?.(at, kind);
+}
+
+/**
+ * Wakes for one kind are grouped into slots this long, so a burst of jobs due within it costs one
+ * claim, and set this far past the slot's end, so the job is due when the claim looks.
+ */
+const WAKE_SLOT_MS = 50;
 
 /** Seconds before attempt n+1: 2, 4, 8 … capped at five minutes. */
 export function backoffSeconds(attempts: number): number {
@@ -175,7 +194,9 @@ export function createJobRunner(
   /** The attempt did not finish the job: run it again later, or give up after its last attempt. */
   async function release(lane: Lane | undefined, job: JobRow, error: string): Promise<void> {
     if (job.attempts < job.max_attempts) {
-      await retryJob(db, job.id, error, new Date(Date.now() + backoffSeconds(job.attempts) * 1000));
+      const retryAt = new Date(Date.now() + backoffSeconds(job.attempts) * 1000);
+      await retryJob(db, job.id, error, retryAt);
+      wake(retryAt, job.kind);
       return;
     }
     await failJob(db, job.id, error);
@@ -302,10 +323,27 @@ export function createJobRunner(
     }
   };
 
+  /** One timer per kind and slot of WAKE_SLOT_MS, at the slot's end. */
+  const wakes = new Map<string, ReturnType<typeof setTimeout>>();
+  const wake: Wake = (at, kind) => {
+    if (stopped || !lanes.some((lane) => lane.kind === kind)) return;
+    const slotEnd = (Math.floor(at.getTime() / WAKE_SLOT_MS) + 1) * WAKE_SLOT_MS;
+    const key = `${kind} ${slotEnd}`;
+    if (wakes.has(key)) return;
+    wakes.set(
+      key,
+      setTimeout(() => {
+        wakes.delete(key);
+        kick(kind);
+      }, Math.max(0, slotEnd - Date.now())),
+    );
+  };
+
   return {
     start() {
       stopped = false;
       (globalThis as { [KICK_KEY]?: Kick })[KICK_KEY] = kick;
+      (globalThis as { [WAKE_KEY]?: Wake })[WAKE_KEY] = wake;
       (globalThis as { [RUNNER_KEY]?: JobRunnerHealth })[RUNNER_KEY] = { alive };
       sweepTimer = setInterval(() => {
         sweeping ??= sweepAbandoned()
@@ -326,6 +364,8 @@ export function createJobRunner(
       const g = globalThis as { [RUNNER_KEY]?: JobRunnerHealth };
       if (g[RUNNER_KEY]?.alive === alive) g[RUNNER_KEY] = undefined;
       clearInterval(sweepTimer);
+      for (const timer of wakes.values()) clearTimeout(timer);
+      wakes.clear();
       await sweeping;
       for (const p of periodic) clearInterval(p.timer);
       await Promise.all(periodic.map((p) => p.running));

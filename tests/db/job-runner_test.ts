@@ -15,7 +15,7 @@ import {
   retryFailedJobAsOperator,
 } from "../../src/domain/admin/failed-jobs.ts";
 import { orderJobHandlers } from "../../src/domain/orders/jobs.ts";
-import { createJobRunner } from "../../src/domain/jobs.ts";
+import { backoffSeconds, createJobRunner, queueJob } from "../../src/domain/jobs.ts";
 import { enqueueJob } from "../../src/db/repositories/jobs.ts";
 import { createSecretBox } from "../../src/domain/auth/secret-box.ts";
 import {
@@ -225,6 +225,51 @@ Deno.test({
           assert.deepEqual(ran, ["supplier"], "the mail lane was not asked to claim");
           runner.kick();
           await until("the mail job runs", () => ran.includes("mail"));
+        } finally {
+          await runner.stop();
+        }
+      });
+    } finally {
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    `[job runner:${backend}] a job queued for later, and a retry, run when due, not at the lane's next poll`,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    try {
+      await withHandle(tdb, async (db) => {
+        const ran: { n: number; at: number }[] = [];
+        // A minute between polls: within the test a lane claims only when woken or kicked.
+        const runner = createJobRunner(db, {
+          later: (payload) => {
+            ran.push({ n: payload.n as number, at: Date.now() });
+            // The second job fails its first attempt: its retry is queued 2 s ahead.
+            return Promise.resolve(payload.n !== 2 || ran.filter((r) => r.n === 2).length > 1);
+          },
+        }, { worker: "wake-test", intervalMs: 60_000 });
+        runner.start();
+        try {
+          // The start's claims find nothing due however slow the machine.
+          await new Promise((ok) => setTimeout(ok, 500));
+          const dueAt = Date.now() + 1500;
+          await queueJob(db, "later", { n: 1 }, new Date(dueAt));
+          await until("the job queued for later runs", () => ran.some((r) => r.n === 1));
+          const first = ran.find((r) => r.n === 1)!.at;
+          assert.ok(first >= dueAt, "not before its time");
+          assert.ok(first - dueAt < 30_000, `ran ${first - dueAt} ms after its time`);
+
+          await queueJob(db, "later", { n: 2 });
+          runner.kick("later");
+          await until("the retry runs", () => ran.filter((r) => r.n === 2).length === 2);
+          const [attempt, retry] = ran.filter((r) => r.n === 2).map((r) => r.at);
+          assert.ok(retry - attempt >= backoffSeconds(1) * 1000, "the retry waits its backoff");
+          assert.ok(retry - attempt < 30_000, `the retry ran ${retry - attempt} ms after`);
         } finally {
           await runner.stop();
         }

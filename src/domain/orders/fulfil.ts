@@ -9,7 +9,7 @@ import {
   transitionOrderWithEvents,
 } from "../../db/repositories/orders.ts";
 import type { NewJob } from "../../db/repositories/jobs.ts";
-import { queueJob } from "../jobs.ts";
+import { queueJob, wakeJobsAt } from "../jobs.ts";
 import {
   closeOpenSupplierAttempt,
   findLiveSupplierAttempt,
@@ -428,14 +428,16 @@ async function sendById(
   if (accepted !== undefined && isAcceptedOpen(verdict)) {
     const [outcome, answer] = attemptRecord(verdict);
     const { toSend, atSupplier } = stagesOf(order);
+    const check = watch ? firstStatusCheck(order.id, siteUrl) : undefined;
     const after = await recordAcceptance(
       db,
       { id: accepted, outcome, answer },
       order.id,
       [toSend],
       { status: atSupplier, supplier_order_id: verdict.supplierOrderId },
-      watch ? firstStatusCheck(order.id, siteUrl) : undefined,
+      check,
     );
+    if (check && after) wakeJobsAt(check.runAt!, check.kind);
     return { done: true, after, watched: watch && after !== undefined };
   }
   const after = await applyVerdict(db, order, verdict, siteUrl);
