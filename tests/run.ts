@@ -363,7 +363,8 @@ for (const suite of runSuites) tasks.push(...tasksOf(suite));
 /** How long each task took, for the slowest-ten list and tests/timings.json, and its CPU. */
 const seconds = new Map<string, number>();
 const cpuSeconds = new Map<string, number>();
-const failureReports: string[] = [];
+/** Each failed task's failures, by its key, for the list that ends the run. */
+const failureReports = new Map<string, string>();
 const results = new Map<Suite, RunResult>();
 const record = (suite: Suite, r: RunResult) => {
   const a = results.get(suite) ?? { passed: 0, failed: 0, ignored: 0, failedFiles: [] };
@@ -398,7 +399,7 @@ async function runPool(queue: Task[]): Promise<void> {
         if (result.cpu !== undefined) cpuSeconds.set(task.key, result.cpu);
         if (result.failed > 0) {
           const excerpts = result.failures?.length ? result.failures : ["(no ERRORS section)"];
-          failureReports.push(`${task.key}:\n${excerpts.map((e) => `  ${e}`).join("\n")}`);
+          failureReports.set(task.key, excerpts.map((e) => `  ${e}`).join("\n"));
         }
         record(task.suite, result);
       }).finally(() => {
@@ -429,7 +430,9 @@ for (const suite of runSuites.filter((s) => s.browser)) {
   console.log(retry.output);
   const recovered = Math.max(0, run.failed - retry.failed);
   if (recovered > 0) {
-    flaky.push(...run.failedFiles.filter((f) => !retry.failedFiles.includes(f)));
+    const passedOnRetry = run.failedFiles.filter((f) => !retry.failedFiles.includes(f));
+    flaky.push(...passedOnRetry);
+    for (const file of passedOnRetry) failureReports.delete(file);
     retryNotes.set(suite, `, ${recovered} flaky (failed, then passed on the retry)`);
   }
   run.passed += recovered;
@@ -483,9 +486,9 @@ if (Deno.env.get("TEST_SAVE_TIMINGS")) {
   writeFileSync(TIMINGS_FILE, JSON.stringify({ ...timings, ...rounded }, null, 2) + "\n");
   console.log(`Saved each file's time to ${TIMINGS_FILE}.`);
 }
-if (failureReports.length) {
+if (failureReports.size) {
   console.log("\n=== failures ===");
-  for (const report of failureReports) console.log(report);
+  for (const [key, report] of failureReports) console.log(`${key}:\n${report}`);
 }
 console.log("\n=== summary ===");
 for (const line of summary) console.log(line);

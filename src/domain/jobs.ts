@@ -109,8 +109,8 @@ export function wakeJobsAt(at: Date, kind: string): void {
 }
 
 /**
- * Wakes for one kind are grouped into slots this long, so a burst of jobs due within it costs one
- * claim, and set this far past the slot's end, so the job is due when the claim looks.
+ * Wakes for one kind are grouped into slots this long, so a burst of jobs due within one costs one
+ * claim; the claim runs at the slot's end, when every job of the slot is due.
  */
 const WAKE_SLOT_MS = 50;
 
