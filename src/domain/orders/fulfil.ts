@@ -437,7 +437,7 @@ async function sendById(
       { status: atSupplier, supplier_order_id: verdict.supplierOrderId },
       check,
     );
-    if (check && after) wakeJobsAt(check.runAt!, check.kind);
+    if (check && after) wakeJobsAt(check.runAt, check.kind);
     return { done: true, after, watched: watch && after !== undefined };
   }
   const after = await applyVerdict(db, order, verdict, siteUrl);
@@ -488,7 +488,7 @@ export async function refreshOrder(
 const FIRST_CHECK_SECONDS = 3;
 
 /** The job that first checks an order at its supplier, FIRST_CHECK_SECONDS after now. */
-function firstStatusCheck(orderId: string, siteUrl?: string): NewJob {
+function firstStatusCheck(orderId: string, siteUrl?: string): NewJob & { runAt: Date } {
   return {
     kind: SUPPLIER_STATUS_JOB,
     payload: { orderId, siteUrl },
