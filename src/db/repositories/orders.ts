@@ -1,6 +1,7 @@
 import { type SelectQueryBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database, NewOrder, OrderRow } from "../schema.ts";
+import { coalescePerHandle } from "../coalesce.ts";
 
 type Handle = Db | Transaction<Database>;
 
@@ -103,43 +104,91 @@ export interface OrderMoveEvent {
   job: { kind: string; payload: Record<string, unknown> };
 }
 
+/** An order's move with its webhook events (see transitionOrdersWithEvents). */
+export interface OrderMove {
+  id: string;
+  /** The statuses the order moves from; it stays where it is when it has moved on. */
+  from: readonly string[];
+  changes: { status: string; last_error?: string | null };
+  events: OrderMoveEvent[];
+}
+
 /**
- * `transitionOrder` and, only if it moved the order and its reseller has a webhook, `events` and
- * their delivery jobs, in one statement (one round trip, no explicit transaction): an event
- * exists exactly when its change does. Returns the order as moved, or undefined.
+ * `transitionOrder` for several orders that share `from` and `changes` and, for each order it
+ * moved whose reseller has a webhook, its `events` and their delivery jobs, in one statement (one
+ * round trip, no explicit transaction): an event exists exactly when its change does. One answer
+ * per move, in order: the order as moved, or undefined.
  */
-export async function transitionOrderWithEvents(
+export async function transitionOrdersWithEvents(
   db: Handle,
-  id: string,
-  from: readonly string[],
-  changes: { status: string; last_error?: string | null },
-  events: OrderMoveEvent[],
-): Promise<OrderRow | undefined> {
+  moves: OrderMove[],
+): Promise<(OrderRow | undefined)[]> {
+  const { from, changes } = moves[0];
   const set = { ...changes, review_since: null, review_reason: null, updated_at: new Date() };
+  const events = moves.flatMap((move) => move.events.map((e) => ({ ...e, order_id: move.id })));
   const { rows } = await sql<OrderRow>`
     WITH moved AS (
       UPDATE orders SET ${
     sql.join(Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value}`))
   }
-      WHERE id = ${id} AND status IN (${sql.join([...from])})
+      WHERE id IN (
+        SELECT jsonb_array_elements_text(${JSON.stringify(moves.map((m) => m.id))}::text::jsonb)
+      ) AND status IN (${sql.join([...from])})
       RETURNING *
+    ), e AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(events)}::text::jsonb)
+        AS e(order_id text, id uuid, type text, body text, job jsonb)
     ), events AS (
       INSERT INTO webhook_events (id, reseller_id, type, order_id, body)
       SELECT e.id, w.reseller_id, e.type, moved.id, e.body
-      FROM moved JOIN reseller_webhooks w ON w.reseller_id = moved.reseller_id,
-        jsonb_to_recordset(${JSON.stringify(events)}::text::jsonb)
-          AS e(id uuid, type text, body text, job jsonb)
+      FROM moved JOIN e ON e.order_id = moved.id
+        JOIN reseller_webhooks w ON w.reseller_id = moved.reseller_id
       RETURNING id
     ), jobs AS (
       INSERT INTO jobs (kind, payload, run_at)
       SELECT e.job ->> 'kind', e.job -> 'payload', now()
-      FROM jsonb_to_recordset(${JSON.stringify(events)}::text::jsonb)
-          AS e(id uuid, type text, body text, job jsonb)
-      WHERE e.id IN (SELECT id FROM events)
+      FROM e WHERE e.id IN (SELECT id FROM events)
     )
     SELECT * FROM moved`.execute(db);
-  return rows[0];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return moves.map((move) => byId.get(move.id));
 }
+
+/**
+ * `transitionOrdersWithEvents` for one order, in one statement with the other moves of the same
+ * turn that share its `from` and `changes` (the answers that came in together).
+ */
+export const transitionOrderWithEvents: (db: Db, move: OrderMove) => Promise<OrderRow | undefined> =
+  coalescePerHandle(
+    (move) => JSON.stringify([move.from, move.changes]),
+    (move) => move.id,
+    transitionOrdersWithEvents,
+  );
+
+/** Orders by id, one answer per id in order (undefined where there is none). */
+export async function findOrdersByIds(
+  db: Handle,
+  ids: string[],
+): Promise<(OrderRow | undefined)[]> {
+  // One statement text whatever the number of ids (an `IN` list would prepare one per count).
+  const rows = await db.selectFrom("orders").selectAll()
+    .where(
+      sql<boolean>`id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::text::jsonb))`,
+    )
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id));
+}
+
+/**
+ * `findOrderById` outside a transaction, in one statement with the other reads of the same turn
+ * (the status checks a runner claimed together, a reseller's "Refresh All Status").
+ */
+export const readOrder: (db: Db, id: string) => Promise<OrderRow | undefined> = coalescePerHandle(
+  () => "",
+  (id) => id,
+  findOrdersByIds,
+);
 
 /**
  * Puts an order still in one of `open` in Needs review with `reason` (shown as its last error

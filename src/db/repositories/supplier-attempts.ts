@@ -2,6 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database, OrderRow, SupplierAttemptRow } from "../schema.ts";
 import type { NewJob } from "./jobs.ts";
+import { coalescePerHandle } from "../coalesce.ts";
 
 /** An attempt whose outcome nobody knows yet: the request is out, or its answer was unusable. */
 export const UNCERTAIN = "uncertain";
@@ -48,75 +49,128 @@ export interface OrderToSend {
   attempt?: number;
 }
 
+/** Where an order waits to be sent, by buyer type (the order's status then). */
+export interface WaitingStatuses {
+  reseller: string;
+  consumer: string;
+}
+
 /**
- * Reads an order and, only if it waits to be sent (in `waiting[buyer_type]` with no supplier order
- * id), records the attempt to send it: one statement, so a worker's read and its clearance to send
- * are one round trip. Undefined when there is no such order.
+ * Reads orders and, for each that waits to be sent (in `waiting[buyer_type]` with no supplier
+ * order id), records the attempt to send it: one statement, so a worker's read and its clearance
+ * to send are one round trip. One answer per id, in order; undefined where there is no such order.
  */
-export async function readOrderAndStartAttempt(
+export async function readOrdersAndStartAttempts(
   db: Db,
-  orderId: string,
-  waiting: { reseller: string; consumer: string },
-): Promise<OrderToSend | undefined> {
+  orderIds: string[],
+  waiting: WaitingStatuses,
+): Promise<(OrderToSend | undefined)[]> {
   const { rows } = await sql<OrderRow & { product_id: string | null; attempt_id: string | null }>`
-    WITH o AS (SELECT * FROM orders WHERE id = ${orderId}), attempt AS (
+    WITH o AS (
+      SELECT * FROM orders
+      WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(orderIds)}::text::jsonb))
+    ), attempt AS (
       INSERT INTO supplier_attempts (order_id, supplier)
       SELECT id, supplier FROM o
       WHERE supplier_order_id IS NULL AND status = CASE buyer_type
         WHEN 'consumer' THEN ${waiting.consumer}::text ELSE ${waiting.reseller}::text END
       ${UNLESS_LIVE}
-      RETURNING id
+      RETURNING id, order_id
     )
-    SELECT o.*, g.supplier_game_id AS product_id, (SELECT id FROM attempt) AS attempt_id
-    FROM o LEFT JOIN games g ON g.id = o.game_id AND o.supplier = 'monkey'`.execute(db);
-  if (!rows[0]) return undefined;
-  const { product_id, attempt_id, ...order } = rows[0];
-  return {
+    SELECT o.*, g.supplier_game_id AS product_id, attempt.id AS attempt_id
+    FROM o LEFT JOIN games g ON g.id = o.game_id AND o.supplier = 'monkey'
+      LEFT JOIN attempt ON attempt.order_id = o.id`.execute(db);
+  const byId = new Map(rows.map(({ product_id, attempt_id, ...order }) => [order.id, {
     order,
     productId: product_id,
     attempt: attempt_id === null ? undefined : Number(attempt_id),
-  };
+  }]));
+  return orderIds.map((id) => byId.get(id));
 }
 
 /**
- * A create the supplier accepted and has not finished, in one statement: the attempt's outcome,
- * the order's move from `from` to `changes` (its supplier order id recorded) and, only if it
- * moved and one is given, `watch`, the job that checks it at the supplier. No moment passes in
- * which the attempt says accepted and the order still waits to be sent. Returns the order as
- * moved, or undefined when it had moved on.
+ * `readOrdersAndStartAttempts` for one order, in one statement with the other calls of the same
+ * turn (the jobs a runner claimed together).
  */
-export async function recordAcceptance(
+export const readOrderAndStartAttempt: (
   db: Db,
-  attempt: { id: number; outcome: string; answer: string },
-  orderId: string,
-  from: readonly string[],
-  changes: { status: string; supplier_order_id: string },
-  watch?: NewJob,
-): Promise<OrderRow | undefined> {
-  const now = new Date();
-  const queue = watch
-    ? sql`, watch AS (
-        INSERT INTO jobs (kind, payload, run_at, request_id)
-        SELECT ${watch.kind}::text, ${JSON.stringify(watch.payload)}::text::jsonb,
-          ${watch.runAt ?? now}::timestamptz, ${watch.requestId ?? null}::text
-        FROM moved
-      )`
-    : sql``;
-  const { rows } = await sql<OrderRow>`
-    WITH attempt AS (
-      UPDATE supplier_attempts
-      SET outcome = ${attempt.outcome}, answer = ${attempt.answer.slice(0, 2000)},
-        finished_at = ${now}
-      WHERE id = ${attempt.id}
-    ), moved AS (
-      UPDATE orders SET status = ${changes.status}, supplier_order_id = ${changes.supplier_order_id},
-        last_error = NULL, review_since = NULL, review_reason = NULL, updated_at = ${now}
-      WHERE id = ${orderId} AND status IN (${sql.join([...from])})
-      RETURNING *
-    )${queue}
-    SELECT * FROM moved`.execute(db);
-  return rows[0];
+  call: { orderId: string; waiting: WaitingStatuses },
+) => Promise<OrderToSend | undefined> = coalescePerHandle(
+  (call) => JSON.stringify(call.waiting),
+  (call) => call.orderId,
+  (db: Db, calls) =>
+    readOrdersAndStartAttempts(db, calls.map((call) => call.orderId), calls[0].waiting),
+);
+
+/** A create the supplier accepted and has not finished (see recordAcceptances). */
+export interface Acceptance {
+  attempt: { id: number; outcome: string; answer: string };
+  orderId: string;
+  /** The statuses the order moves from; it stays where it is when it has moved on. */
+  from: readonly string[];
+  changes: { status: string; supplier_order_id: string };
+  /** The job that checks the order at its supplier, queued only if the order moved. */
+  watch?: NewJob;
 }
+
+/**
+ * Creates the supplier accepted and has not finished, in one statement: for each, the attempt's
+ * outcome, the order's move from `from` to `changes` (its supplier order id recorded) and, only
+ * if it moved and one is given, `watch`. No moment passes in which an attempt says accepted and
+ * its order still waits to be sent. One answer per acceptance, in order: the order as moved, or
+ * undefined when it had moved on.
+ */
+export async function recordAcceptances(
+  db: Db,
+  acceptances: Acceptance[],
+): Promise<(OrderRow | undefined)[]> {
+  const now = new Date();
+  const input = acceptances.map((a) => ({
+    attempt_id: a.attempt.id,
+    outcome: a.attempt.outcome,
+    answer: a.attempt.answer.slice(0, 2000),
+    order_id: a.orderId,
+    from_statuses: a.from,
+    status: a.changes.status,
+    supplier_order_id: a.changes.supplier_order_id,
+    watch_kind: a.watch?.kind ?? null,
+    watch_payload: a.watch?.payload ?? null,
+    watch_run_at: a.watch ? (a.watch.runAt ?? now).toISOString() : null,
+    watch_request_id: a.watch?.requestId ?? null,
+  }));
+  const { rows } = await sql<OrderRow>`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::text::jsonb) AS i(
+        attempt_id bigint, outcome text, answer text, order_id text, from_statuses text[],
+        status text, supplier_order_id text, watch_kind text, watch_payload jsonb,
+        watch_run_at timestamptz, watch_request_id text)
+    ), attempt AS (
+      UPDATE supplier_attempts a
+      SET outcome = i.outcome, answer = i.answer, finished_at = ${now}
+      FROM input i WHERE a.id = i.attempt_id
+    ), moved AS (
+      UPDATE orders o SET status = i.status, supplier_order_id = i.supplier_order_id,
+        last_error = NULL, review_since = NULL, review_reason = NULL, updated_at = ${now}
+      FROM input i
+      WHERE o.id = i.order_id AND o.status = ANY(i.from_statuses)
+      RETURNING o.*
+    ), watch AS (
+      INSERT INTO jobs (kind, payload, run_at, request_id)
+      SELECT i.watch_kind, i.watch_payload, i.watch_run_at, i.watch_request_id
+      FROM moved JOIN input i ON i.order_id = moved.id
+      WHERE i.watch_kind IS NOT NULL
+    )
+    SELECT * FROM moved`.execute(db);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return acceptances.map((a) => byId.get(a.orderId));
+}
+
+/**
+ * `recordAcceptances` for one create, in one statement with the other calls of the same turn
+ * (the answers that came in together).
+ */
+export const recordAcceptance: (db: Db, acceptance: Acceptance) => Promise<OrderRow | undefined> =
+  coalescePerHandle(() => "", (a) => a.orderId, recordAcceptances);
 
 /** The order's live attempt (see startSupplierAttempt): its outcome, null while it is out. */
 export async function findLiveSupplierAttempt(

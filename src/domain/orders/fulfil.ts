@@ -2,9 +2,9 @@ import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
 import {
-  findOrderById,
   noteOrderError,
   OPEN_RESELLER_STATUSES,
+  readOrder,
   transitionOrder,
   transitionOrderWithEvents,
 } from "../../db/repositories/orders.ts";
@@ -292,6 +292,9 @@ const STAGES = {
   consumer: { toSend: PAYMENT_RECEIVED, atSupplier: PAYMENT_RECEIVED },
 };
 
+/** Where orders wait to be sent, by buyer type. */
+const WAITING = { reseller: STAGES.reseller.toSend, consumer: STAGES.consumer.toSend };
+
 function stagesOf(order: OrderRow): { toSend: string; atSupplier: string } {
   return order.buyer_type === "consumer" ? STAGES.consumer : STAGES.reseller;
 }
@@ -381,13 +384,12 @@ async function markResellerOrderSuccessful(
   from: readonly string[],
 ): Promise<OrderRow | undefined> {
   const delivered = { ...order, status: "successful", last_error: null };
-  return await transitionOrderWithEvents(
-    db,
-    order.id,
+  return await transitionOrderWithEvents(db, {
+    id: order.id,
     from,
-    { status: "successful", last_error: null },
-    orderEvents(delivered, ["order.successful"]),
-  );
+    changes: { status: "successful", last_error: null },
+    events: orderEvents(delivered, ["order.successful"]),
+  });
 }
 
 /**
@@ -417,10 +419,7 @@ async function sendById(
   orderId: string,
   { siteUrl, watch }: { siteUrl?: string; watch: boolean },
 ): Promise<{ done: boolean; after?: OrderRow; watched?: boolean } | undefined> {
-  const read = await readOrderAndStartAttempt(db, orderId, {
-    reseller: STAGES.reseller.toSend,
-    consumer: STAGES.consumer.toSend,
-  });
+  const read = await readOrderAndStartAttempt(db, { orderId, waiting: WAITING });
   if (!read) return undefined;
   const { order, productId, attempt } = read;
   if (!awaitsSending(order)) return { done: true };
@@ -429,14 +428,13 @@ async function sendById(
     const [outcome, answer] = attemptRecord(verdict);
     const { toSend, atSupplier } = stagesOf(order);
     const check = watch ? firstStatusCheck(order.id, siteUrl) : undefined;
-    const after = await recordAcceptance(
-      db,
-      { id: accepted, outcome, answer },
-      order.id,
-      [toSend],
-      { status: atSupplier, supplier_order_id: verdict.supplierOrderId },
-      check,
-    );
+    const after = await recordAcceptance(db, {
+      attempt: { id: accepted, outcome, answer },
+      orderId: order.id,
+      from: [toSend],
+      changes: { status: atSupplier, supplier_order_id: verdict.supplierOrderId },
+      watch: check,
+    });
     if (check && after) wakeJobsAt(check.runAt, check.kind);
     return { done: true, after, watched: watch && after !== undefined };
   }
@@ -458,7 +456,7 @@ export async function sendAndWatch(
   const sent = await sendById(db, suppliers, orderId, { siteUrl, watch: true });
   if (!sent) return true;
   if (sent.done && !sent.watched) {
-    await watchAtSupplier(db, sent.after ?? await findOrderById(db, orderId), siteUrl);
+    await watchAtSupplier(db, sent.after ?? await readOrder(db, orderId), siteUrl);
   }
   return sent.done;
 }
@@ -473,15 +471,15 @@ export async function refreshOrder(
   orderId: string,
   siteUrl?: string,
 ): Promise<OrderRow> {
-  const order = await findOrderById(db, orderId);
+  const order = await readOrder(db, orderId);
   if (!order) throw new Error(`order ${orderId} vanished`);
   if (!isOpenAtSupplier(order)) return order;
   const verdict = await checkAtSupplier(suppliers, order);
   if (awaitsSending(order) && verdict.kind === "unknown") {
     await sendOrderToSupplier(db, suppliers, order.id, siteUrl);
-    return (await findOrderById(db, orderId))!;
+    return (await readOrder(db, orderId))!;
   }
-  return await applyVerdict(db, order, verdict, siteUrl) ?? (await findOrderById(db, orderId))!;
+  return await applyVerdict(db, order, verdict, siteUrl) ?? (await readOrder(db, orderId))!;
 }
 
 /** Seconds before the first status check: EliteDias and MooGold usually deliver within this. */

@@ -1,0 +1,98 @@
+/**
+ * Calls of one statement that come in the same turn of the event loop, gathered into one call of
+ * its many-row form: a job runner starts the jobs it claimed together, so their reads arrive
+ * together, and under load their writes after a supplier's answers arrive in bursts. One
+ * statement for many rows costs the database one execution and one commit instead of one each.
+ *
+ * A call whose key is already in the gathering batch starts that batch and goes into one after it,
+ * so a batch never holds one row twice (two jobs of one order see each other's effect, as one
+ * after the other would). When the many-row call fails, each call of the batch runs alone, so one row's error is
+ * its own caller's and the others are not failed with it.
+ */
+export interface Coalesced<I, O> {
+  (input: I): Promise<O>;
+}
+
+interface Pending<I, O> {
+  input: I;
+  resolve: (output: O) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Batch<I, O> {
+  calls: Map<string, Pending<I, O>>;
+  /** Settles once every call of the batch has its answer. */
+  done?: Promise<void>;
+}
+
+/** At most this many calls go into one statement (a job lane's slots are fewer). */
+const MAX_BATCH = 200;
+
+export function coalesce<I, O>(
+  key: (input: I) => string,
+  many: (inputs: I[]) => Promise<O[]>,
+): Coalesced<I, O> {
+  let gathering: Batch<I, O> | undefined;
+
+  async function run(calls: Pending<I, O>[]): Promise<void> {
+    try {
+      const outputs = await many(calls.map((call) => call.input));
+      calls.forEach((call, i) => call.resolve(outputs[i]));
+    } catch (error) {
+      if (calls.length === 1) return calls[0].reject(error);
+      await Promise.all(calls.map(async (call) => {
+        try {
+          call.resolve((await many([call.input]))[0]);
+        } catch (alone) {
+          call.reject(alone);
+        }
+      }));
+    }
+  }
+
+  function start(batch: Batch<I, O>): void {
+    if (batch.done) return;
+    if (gathering === batch) gathering = undefined;
+    batch.done = run([...batch.calls.values()]);
+  }
+
+  return function call(input: I): Promise<O> {
+    const k = key(input);
+    if (gathering?.calls.has(k)) {
+      const before = gathering;
+      start(before);
+      return before.done!.then(() => call(input));
+    }
+    if (!gathering) {
+      const batch: Batch<I, O> = { calls: new Map() };
+      gathering = batch;
+      setTimeout(() => start(batch), 0);
+    }
+    const batch = gathering;
+    const result = new Promise<O>((resolve, reject) =>
+      batch.calls.set(k, { input, resolve, reject })
+    );
+    if (batch.calls.size >= MAX_BATCH) start(batch);
+    return result;
+  };
+}
+
+/**
+ * `coalesce` for a repository function: one gathering per database handle and per `group` (the
+ * arguments besides the row that every call of a batch must share), `many` called with the handle.
+ */
+export function coalescePerHandle<H extends object, I, O>(
+  group: (input: I) => string,
+  key: (input: I) => string,
+  many: (handle: H, inputs: I[]) => Promise<O[]>,
+): (handle: H, input: I) => Promise<O> {
+  const byHandle = new WeakMap<H, Map<string, Coalesced<I, O>>>();
+  return (handle, input) => {
+    let groups = byHandle.get(handle);
+    if (!groups) byHandle.set(handle, groups = new Map());
+    const g = group(input);
+    let gathered = groups.get(g);
+    if (!gathered) groups.set(g, gathered = coalesce(key, (inputs) => many(handle, inputs)));
+    return gathered(input);
+  };
+}
