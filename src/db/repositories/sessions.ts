@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { jsonObjectFrom } from "kysely/helpers/postgres";
 import type { Db } from "../client.ts";
+import { coalescePerHandle } from "../coalesce.ts";
 import type { SessionRow, SessionStage, UserType } from "../schema.ts";
 import { ADMIN_PUBLIC_COLUMNS, type AdminPublicRow } from "./admins.ts";
 import { RESELLER_PUBLIC_COLUMNS, type ResellerPublicRow } from "./resellers.ts";
@@ -43,18 +44,23 @@ export async function insertSession(
   }).execute();
 }
 
+/** A live session with its user's public columns (the user null when the account is gone). */
+export interface LiveSession {
+  session: SessionPublicRow;
+  admin: AdminPublicRow | null;
+  reseller: ResellerPublicRow | null;
+}
+
 /**
- * A live session with its user's public columns, in one query: every signed-in request asks this.
- * The user is null when the account is gone (or the reseller deleted).
+ * Live sessions with their users' public columns, in one query; one answer per hash, in order
+ * (undefined where no live session has it). The user is null when the account is gone (or the
+ * reseller deleted).
  */
-export async function findLiveSessionWithUser(
+export async function findLiveSessionsWithUsers(
   db: Db,
-  idHash: string,
-): Promise<
-  | { session: SessionPublicRow; admin: AdminPublicRow | null; reseller: ResellerPublicRow | null }
-  | undefined
-> {
-  const row = await db.selectFrom("sessions").select(
+  idHashes: string[],
+): Promise<(LiveSession | undefined)[]> {
+  const rows = await db.selectFrom("sessions").select(
     SESSION_COLUMNS.map((c) => `sessions.${c}` as const),
   )
     .select((eb) => [
@@ -70,14 +76,14 @@ export async function findLiveSessionWithUser(
           .where("resellers.deleted_at", "is", null),
       ).as("reseller"),
     ])
-    .where("id_hash", "=", idHash)
+    // One statement text whatever the number of hashes (an `IN` list would prepare one per count).
+    .where(sql<boolean>`id_hash IN (
+      SELECT jsonb_array_elements_text(${JSON.stringify(idHashes)}::text::jsonb))`)
     .where("expires_at", ">", new Date())
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { admin, reseller, ...session } = row;
-  // The users arrive as JSON: timestamps as text, bigint as a JSON number.
-  return {
+    .execute();
+  const byHash = new Map(rows.map(({ admin, reseller, ...session }) => [session.id_hash, {
     session,
+    // The users arrive as JSON: timestamps as text, bigint as a JSON number.
     admin: admin && { ...admin, created_at: new Date(admin.created_at) },
     reseller: reseller &&
       {
@@ -85,8 +91,16 @@ export async function findLiveSessionWithUser(
         balance_cents: Number(reseller.balance_cents),
         created_at: new Date(reseller.created_at),
       },
-  };
+  }]));
+  return idHashes.map((idHash) => byHash.get(idHash));
 }
+
+/**
+ * The live session with this hash and its user: every signed-in request asks this, so the
+ * lookups of requests that arrive in the same turn go out as one statement.
+ */
+export const findLiveSessionWithUser: (db: Db, idHash: string) => Promise<LiveSession | undefined> =
+  coalescePerHandle(() => "", (idHash) => idHash, findLiveSessionsWithUsers);
 
 export async function touchSession(
   db: Db,
