@@ -69,3 +69,28 @@ Deno.test("batches are per handle and per group, never mixing the two", async ()
     { handle: "one", inputs: ["y:3"] },
   ]);
 });
+
+Deno.test("while two statements are out, new calls gather and go out together when one is back", async () => {
+  const batches: string[][] = [];
+  const answers: (() => void)[] = [];
+  const read = coalesce((s: string) => s, (inputs: string[]) => {
+    batches.push([...inputs]);
+    return new Promise<string[]>((ok) => answers.push(() => ok(inputs)));
+  });
+  const turn = () => new Promise((ok) => setImmediate(ok));
+  const results = [read("a"), read("b")];
+  await turn();
+  results.push(read("c"));
+  await turn();
+  results.push(read("d"));
+  await turn();
+  results.push(read("e"));
+  await turn();
+  assert.deepEqual(batches, [["a", "b"], ["c"]]);
+  answers[0]();
+  await turn();
+  assert.deepEqual(batches, [["a", "b"], ["c"], ["d", "e"]]);
+  answers[1]();
+  answers[2]();
+  assert.deepEqual(await Promise.all(results), ["a", "b", "c", "d", "e"]);
+});
