@@ -13,6 +13,7 @@ import { listBalanceEntries } from "../../src/db/repositories/ledger.ts";
 import { createAdmin } from "../../src/domain/admin/admins.ts";
 import { ConflictError, UnauthenticatedError } from "../../src/domain/errors.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
+import { recordingHandle } from "../helpers/order-life.ts";
 import {
   type AuthContext,
   resetAdminTwoFactor,
@@ -339,6 +340,60 @@ Deno.test({
         });
       });
     } finally {
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    `[db:${backend}] session lookups made together go out as one statement, each answered alone`,
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    const counted = recordingHandle((listener) => tdb.open(listener));
+    const { db } = counted;
+    try {
+      const admin = await createAdmin(db, {
+        name: "Ada",
+        email: "ada@example.com",
+        password: "long enough",
+        rank: "Admin",
+        createdBy: "test",
+      });
+      const reseller = await createTestReseller(db, {
+        name: "Rae",
+        email: "rae@example.com",
+        password: "long enough",
+        balanceCents: 0,
+      });
+      const session = (idHash: string, user: { _id: string }, userType: "admin" | "reseller") =>
+        insertSession(db, {
+          idHash,
+          userType,
+          userId: user._id,
+          stage: "active",
+          expiresAt: new Date(Date.now() + (idHash === "expired" ? -1 : 60_000)),
+          ip: "",
+        });
+      await session("admin's", admin, "admin");
+      await session("expired", admin, "admin");
+      await session("reseller's", reseller, "reseller");
+      let found: Awaited<ReturnType<typeof findLiveSessionWithUser>>[] = [];
+      const statements = await counted.record(async () => {
+        found = await Promise.all(
+          ["admin's", "expired", "reseller's", "none"].map((hash) =>
+            findLiveSessionWithUser(db, hash)
+          ),
+        );
+      });
+      assert.deepEqual(
+        found.map((f) => f && (f.admin?.email ?? f.reseller?.email)),
+        ["ada@example.com", undefined, "rae@example.com", undefined],
+      );
+      assert.equal(statements.length, 1);
+    } finally {
+      await db.destroy();
       await tdb.drop();
     }
   },
