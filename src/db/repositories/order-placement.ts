@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../client.ts";
+import { coalescePerHandle } from "../coalesce.ts";
 import type { GameRow, NewOrder, OrderSnapshot } from "../schema.ts";
 import { conditionalDebit } from "./ledger.ts";
 import type { NewJob } from "./jobs.ts";
@@ -16,41 +17,74 @@ export interface KeptAnswer {
   text: string | null;
 }
 
+/** A placement's read: the game it orders and, with an Idempotency-Key, the key. */
+export interface GameAndKeyRead {
+  game: OrderedGame;
+  key?: { scope: string; key: string };
+}
+
+/** The ordered game (undefined when there is none) and what the key holds (undefined when unused). */
+export interface GameAndKeptAnswer {
+  game?: GameRow;
+  kept?: KeptAnswer;
+}
+
 /**
- * The placement's read, one statement: the ordered game and, with an Idempotency-Key, what the key
- * holds, so a repeat is answered as it first was before any check or supplier call.
+ * Placements' reads, one statement: for each, the ordered game and, with an Idempotency-Key, what
+ * the key holds, so a repeat is answered as it first was before any check or supplier call. One
+ * answer per read, in order.
  */
-export async function findGameAndKeptAnswer(
+export async function findGamesAndKeptAnswers(
   db: Db,
-  game: OrderedGame,
-  key?: { scope: string; key: string },
-): Promise<{ game?: GameRow; kept?: KeptAnswer }> {
-  const named = game.supplier === "elephant"
-    ? sql`g.supplier_name = ${game.supplierName}`
-    : sql`g.supplier_game_id = ${game.productId}`;
-  const keyed = key ? sql`k.scope = ${key.scope} AND k.key = ${key.key}` : sql`false`;
+  reads: GameAndKeyRead[],
+): Promise<GameAndKeptAnswer[]> {
+  const input = reads.map((read, n) => ({
+    n,
+    supplier: read.game.supplier,
+    supplier_name: read.game.supplier === "elephant" ? read.game.supplierName : null,
+    product_id: read.game.supplier === "monkey" ? read.game.productId : null,
+    scope: read.key?.scope ?? null,
+    key: read.key?.key ?? null,
+  }));
   // Without a game, its columns come back null.
   const { rows } = await sql<
     Omit<GameRow, "id"> & {
+      read_n: number;
       id: string | null;
       kept_fingerprint: string | null;
       kept_status: number | null;
       kept_text: string | null;
     }
   >`
-    SELECT g.*, k.fingerprint AS kept_fingerprint, k.response_status AS kept_status,
-      k.response_body AS kept_text
-    FROM (SELECT 1) AS one
-      LEFT JOIN games g ON g.supplier = ${game.supplier} AND ${named}
-      LEFT JOIN idempotency_keys k ON ${keyed}`.execute(db);
-  const { kept_fingerprint, kept_status, kept_text, ...row } = rows[0];
-  return {
-    game: row.id === null ? undefined : { ...row, id: row.id },
-    kept: kept_fingerprint === null
-      ? undefined
-      : { fingerprint: kept_fingerprint, status: kept_status, text: kept_text },
-  };
+    SELECT i.n AS read_n, g.*, k.fingerprint AS kept_fingerprint,
+      k.response_status AS kept_status, k.response_body AS kept_text
+    FROM jsonb_to_recordset(${JSON.stringify(input)}::text::jsonb)
+        AS i(n int, supplier text, supplier_name text, product_id text, scope text, key text)
+      LEFT JOIN games g ON g.supplier = i.supplier
+        AND (g.supplier_name = i.supplier_name OR g.supplier_game_id = i.product_id)
+      LEFT JOIN idempotency_keys k ON k.scope = i.scope AND k.key = i.key`.execute(db);
+  const answers: GameAndKeptAnswer[] = reads.map(() => ({}));
+  for (const { read_n, kept_fingerprint, kept_status, kept_text, ...row } of rows) {
+    if (answers[read_n].game || answers[read_n].kept) continue;
+    answers[read_n] = {
+      game: row.id === null ? undefined : { ...row, id: row.id },
+      kept: kept_fingerprint === null
+        ? undefined
+        : { fingerprint: kept_fingerprint, status: kept_status, text: kept_text },
+    };
+  }
+  return answers;
 }
+
+let reads = 0;
+
+/**
+ * `findGamesAndKeptAnswers` for one placement, in one statement with the placements' reads of the
+ * same turn (requests that arrived together; the same key twice is read twice, as it would be
+ * one after the other).
+ */
+export const findGameAndKeptAnswer: (db: Db, read: GameAndKeyRead) => Promise<GameAndKeptAnswer> =
+  coalescePerHandle(() => "", () => String(++reads), findGamesAndKeptAnswers);
 
 /**
  * An answer's text with holes only the debit can fill: `holes.date` stands inside a JSON string

@@ -258,11 +258,10 @@ export async function placeResellerOrder(
   if (!reseller || reseller.id !== input.resellerId) throw new NotFoundError("Reseller not found");
   const scope = `reseller:${reseller.id}`;
   const fingerprint = fingerprintOf(input);
-  const { game, kept } = await findGameAndKeptAnswer(
-    ctx.db,
-    orderedGame(input),
-    idempotencyKey ? { scope, key: idempotencyKey } : undefined,
-  );
+  const { game, kept } = await findGameAndKeptAnswer(ctx.db, {
+    game: orderedGame(input),
+    key: idempotencyKey ? { scope, key: idempotencyKey } : undefined,
+  });
   if (kept) return replayOf(kept, fingerprint);
   if (!game || (game.is_hidden && !input.seesHiddenGames)) {
     throw new NotFoundError("Game not found");
