@@ -268,10 +268,17 @@ async function runStaticCheck(check: { name: string; args: string[] }): Promise<
     env: { NO_COLOR: "1" },
   }).output();
   const decoder = new TextDecoder();
-  console.log(`\n--- ${check.name}\n${decoder.decode(stdout)}${decoder.decode(stderr)}`);
-  return code === 0
-    ? { passed: 1, failed: 0, ignored: 0, failedFiles: [] }
-    : { passed: 0, failed: 1, ignored: 0, failedFiles: [check.name] };
+  const output = `${decoder.decode(stdout)}${decoder.decode(stderr)}`;
+  console.log(`\n--- ${check.name}\n${output}`);
+  // The failures list shows the files the check names (fmt: "from …", lint and check: "at …").
+  const named = output.split("\n").filter((line) => /^(from|error|\s*at) /.test(line.trim() + " "));
+  return code === 0 ? { passed: 1, failed: 0, ignored: 0, failedFiles: [] } : {
+    passed: 0,
+    failed: 1,
+    ignored: 0,
+    failedFiles: [check.name],
+    failures: [named.slice(0, 20).join("\n") || output.trim().split("\n").slice(-20).join("\n")],
+  };
 }
 
 /** Run in parts, side by side (simulationParts). */
