@@ -1,21 +1,6 @@
 import { setImmediate } from "node:timers";
 
-/**
- * Calls of one statement that come in the same turn of the event loop, gathered into one call of
- * its many-row form: a job runner starts the jobs it claimed together, so their reads arrive
- * together, and under load their writes after a supplier's answers arrive in bursts. One
- * statement for many rows costs the database one execution and one commit instead of one each.
- *
- * A call whose key is already in the gathering batch starts that batch and goes into one after it,
- * so a batch never holds one row twice (two jobs of one order see each other's effect, as one
- * after the other would). When the many-row call fails, each call of the batch runs alone, so one row's error is
- * its own caller's and the others are not failed with it.
- *
- * A batch is due from `setImmediate`, right after the turn's I/O callbacks (Deno's
- * `setTimeout(…, 0)` waits about 2 ms, which every statement would add to its caller's time), and
- * goes out then unless MAX_IN_FLIGHT statements of its kind are out: then it keeps gathering until
- * one comes back, as a database's group commit does.
- */
+/** One call of a gathered statement: its row's answer. */
 export interface Coalesced<I, O> {
   (input: I): Promise<O>;
 }
@@ -44,6 +29,22 @@ const MAX_BATCH = 200;
  */
 const MAX_IN_FLIGHT = 2;
 
+/**
+ * Calls of one statement that come in the same turn of the event loop, gathered into one call of
+ * its many-row form: a job runner starts the jobs it claimed together, so their reads arrive
+ * together, and under load their writes after a supplier's answers arrive in bursts. One
+ * statement for many rows costs the database one execution and one commit instead of one each.
+ *
+ * A call whose key is already in the gathering batch starts that batch and goes into one after it,
+ * so a batch never holds one row twice (two jobs of one order see each other's effect, as one
+ * after the other would). When the many-row call fails, each call of the batch runs alone, so one
+ * row's error is its own caller's and the others are not failed with it.
+ *
+ * A batch is due from `setImmediate`, right after the turn's I/O callbacks (Deno's
+ * `setTimeout(…, 0)` waits about 2 ms, which every statement would add to its caller's time), and
+ * goes out then unless MAX_IN_FLIGHT statements of its kind are out: then it keeps gathering until
+ * one comes back, as a database's group commit does.
+ */
 export function coalesce<I, O>(
   key: (input: I) => string,
   many: (inputs: I[]) => Promise<O[]>,

@@ -23,7 +23,7 @@ export interface GameAndKeyRead {
   key?: { scope: string; key: string };
 }
 
-/** The ordered game (undefined when there is none) and what the key holds (undefined when unused). */
+/** The ordered game (undefined when none) and what the key holds (undefined when unused). */
 export interface GameAndKeptAnswer {
   game?: GameRow;
   kept?: KeptAnswer;
