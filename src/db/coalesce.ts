@@ -1,4 +1,5 @@
 import { setImmediate } from "node:timers";
+import { type RawBuilder, sql } from "kysely";
 
 /** One call of a gathered statement: its row's answer. */
 export interface Coalesced<I, O> {
@@ -37,7 +38,8 @@ const MAX_IN_FLIGHT = 2;
  *
  * A call whose key is already in the gathering batch starts that batch and goes into one after it,
  * so a batch never holds one row twice (two jobs of one order see each other's effect, as one
- * after the other would). When the many-row call fails, each call of the batch runs alone, so one
+ * after the other would); calls without a `key` (reads, which may hold one row twice) never wait
+ * for one another. When the many-row call fails, each call of the batch runs alone, so one
  * row's error is its own caller's and the others are not failed with it.
  *
  * A batch is due from `setImmediate`, right after the turn's I/O callbacks (Deno's
@@ -46,11 +48,12 @@ const MAX_IN_FLIGHT = 2;
  * one comes back, as a database's group commit does.
  */
 export function coalesce<I, O>(
-  key: (input: I) => string,
+  key: ((input: I) => string) | undefined,
   many: (inputs: I[]) => Promise<O[]>,
 ): Coalesced<I, O> {
   let gathering: Batch<I, O> | undefined;
   let inFlight = 0;
+  let calls = 0;
 
   async function run(calls: Pending<I, O>[]): Promise<void> {
     try {
@@ -85,7 +88,7 @@ export function coalesce<I, O>(
   }
 
   return function call(input: I): Promise<O> {
-    const k = key(input);
+    const k = key ? key(input) : String(++calls);
     if (gathering?.calls.has(k)) {
       const before = gathering;
       start(before);
@@ -111,7 +114,7 @@ export function coalesce<I, O>(
  */
 export function coalescePerHandle<H extends object, I, O>(
   group: (input: I) => string,
-  key: (input: I) => string,
+  key: ((input: I) => string) | undefined,
   many: (handle: H, inputs: I[]) => Promise<O[]>,
 ): (handle: H, input: I) => Promise<O> {
   const byHandle = new WeakMap<H, Map<string, Coalesced<I, O>>>();
@@ -123,4 +126,22 @@ export function coalescePerHandle<H extends object, I, O>(
     if (!gathered) groups.set(g, gathered = coalesce(key, (inputs) => many(handle, inputs)));
     return gathered(input);
   };
+}
+
+/**
+ * A many-row statement's text list as a subquery, `col IN ${textList(ids)}`: one statement text
+ * whatever the number of values (an `IN` list would prepare one per count).
+ */
+export function textList(values: readonly string[]): RawBuilder<unknown> {
+  return sql`(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::text::jsonb))`;
+}
+
+/** A many-row statement's answers in the order of its calls: `keys[i]`'s row, or undefined. */
+export function inOrderOf<R>(
+  keys: readonly string[],
+  rows: readonly R[],
+  keyOf: (row: R) => string,
+): (R | undefined)[] {
+  const byKey = new Map(rows.map((row) => [keyOf(row), row]));
+  return keys.map((key) => byKey.get(key));
 }

@@ -94,3 +94,10 @@ Deno.test("while two statements are out, new calls gather and go out together wh
   answers[2]();
   assert.deepEqual(await Promise.all(results), ["a", "b", "c", "d", "e"]);
 });
+
+Deno.test("calls without a key never wait for one another: a read may hold one row twice", async () => {
+  const { batches, many } = recorder();
+  const read = coalesce(undefined, many);
+  assert.deepEqual(await Promise.all(["a", "a", "b"].map(read)), ["A", "A", "B"]);
+  assert.deepEqual(batches, [["a", "a", "b"]]);
+});

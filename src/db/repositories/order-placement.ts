@@ -76,15 +76,13 @@ export async function findGamesAndKeptAnswers(
   return answers;
 }
 
-let reads = 0;
-
 /**
  * `findGamesAndKeptAnswers` for one placement, in one statement with the placements' reads of the
  * same turn (requests that arrived together; the same key twice is read twice, as it would be
  * one after the other).
  */
 export const findGameAndKeptAnswer: (db: Db, read: GameAndKeyRead) => Promise<GameAndKeptAnswer> =
-  coalescePerHandle(() => "", () => String(++reads), findGamesAndKeptAnswers);
+  coalescePerHandle(() => "", undefined, findGamesAndKeptAnswers);
 
 /**
  * An answer's text with holes only the debit can fill: `holes.date` stands inside a JSON string

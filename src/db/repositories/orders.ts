@@ -1,7 +1,7 @@
 import { type SelectQueryBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database, NewOrder, OrderRow } from "../schema.ts";
-import { coalescePerHandle } from "../coalesce.ts";
+import { coalescePerHandle, inOrderOf, textList } from "../coalesce.ts";
 
 type Handle = Db | Transaction<Database>;
 
@@ -114,26 +114,26 @@ export interface OrderMove {
 }
 
 /**
- * `transitionOrder` for several orders that share `from` and `changes` and, for each order it
- * moved whose reseller has a webhook, its `events` and their delivery jobs, in one statement (one
- * round trip, no explicit transaction): an event exists exactly when its change does. One answer
- * per move, in order: the order as moved, or undefined.
+ * `transitionOrder` from `from` with `changes` for several orders and, for each order it moved
+ * whose reseller has a webhook, its `events` and their delivery jobs, in one statement (one round
+ * trip, no explicit transaction): an event exists exactly when its change does. One answer per
+ * move, in order: the order as moved, or undefined.
  */
 export async function transitionOrdersWithEvents(
   db: Handle,
-  moves: OrderMove[],
+  from: readonly string[],
+  changes: OrderMove["changes"],
+  moves: Pick<OrderMove, "id" | "events">[],
 ): Promise<(OrderRow | undefined)[]> {
-  const { from, changes } = moves[0];
   const set = { ...changes, review_since: null, review_reason: null, updated_at: new Date() };
   const events = moves.flatMap((move) => move.events.map((e) => ({ ...e, order_id: move.id })));
+  const ids = moves.map((move) => move.id);
   const { rows } = await sql<OrderRow>`
     WITH moved AS (
       UPDATE orders SET ${
     sql.join(Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value}`))
   }
-      WHERE id IN (
-        SELECT jsonb_array_elements_text(${JSON.stringify(moves.map((m) => m.id))}::text::jsonb)
-      ) AND status IN (${sql.join([...from])})
+      WHERE id IN ${textList(ids)} AND status IN (${sql.join([...from])})
       RETURNING *
     ), e AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(events)}::text::jsonb)
@@ -150,8 +150,7 @@ export async function transitionOrdersWithEvents(
       FROM e WHERE e.id IN (SELECT id FROM events)
     )
     SELECT * FROM moved`.execute(db);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return moves.map((move) => byId.get(move.id));
+  return inOrderOf(ids, rows, (row) => row.id);
 }
 
 /**
@@ -162,7 +161,7 @@ export const transitionOrderWithEvents: (db: Db, move: OrderMove) => Promise<Ord
   coalescePerHandle(
     (move) => JSON.stringify([move.from, move.changes]),
     (move) => move.id,
-    transitionOrdersWithEvents,
+    (db: Db, moves) => transitionOrdersWithEvents(db, moves[0].from, moves[0].changes, moves),
   );
 
 /** Orders by id, one answer per id in order (undefined where there is none). */
@@ -170,14 +169,9 @@ export async function findOrdersByIds(
   db: Handle,
   ids: string[],
 ): Promise<(OrderRow | undefined)[]> {
-  // One statement text whatever the number of ids (an `IN` list would prepare one per count).
   const rows = await db.selectFrom("orders").selectAll()
-    .where(
-      sql<boolean>`id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::text::jsonb))`,
-    )
-    .execute();
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id));
+    .where(sql<boolean>`id IN ${textList(ids)}`).execute();
+  return inOrderOf(ids, rows, (row) => row.id);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { jsonObjectFrom } from "kysely/helpers/postgres";
 import type { Db } from "../client.ts";
-import { coalescePerHandle } from "../coalesce.ts";
+import { coalescePerHandle, inOrderOf, textList } from "../coalesce.ts";
 import type { SessionRow, SessionStage, UserType } from "../schema.ts";
 import { ADMIN_PUBLIC_COLUMNS, type AdminPublicRow } from "./admins.ts";
 import { RESELLER_PUBLIC_COLUMNS, type ResellerPublicRow } from "./resellers.ts";
@@ -76,12 +76,10 @@ export async function findLiveSessionsWithUsers(
           .where("resellers.deleted_at", "is", null),
       ).as("reseller"),
     ])
-    // One statement text whatever the number of hashes (an `IN` list would prepare one per count).
-    .where(sql<boolean>`id_hash IN (
-      SELECT jsonb_array_elements_text(${JSON.stringify(idHashes)}::text::jsonb))`)
+    .where(sql<boolean>`id_hash IN ${textList(idHashes)}`)
     .where("expires_at", ">", new Date())
     .execute();
-  const byHash = new Map(rows.map(({ admin, reseller, ...session }) => [session.id_hash, {
+  const found = rows.map(({ admin, reseller, ...session }) => ({
     session,
     // The users arrive as JSON: timestamps as text, bigint as a JSON number.
     admin: admin && { ...admin, created_at: new Date(admin.created_at) },
@@ -91,8 +89,8 @@ export async function findLiveSessionsWithUsers(
         balance_cents: Number(reseller.balance_cents),
         created_at: new Date(reseller.created_at),
       },
-  }]));
-  return idHashes.map((idHash) => byHash.get(idHash));
+  }));
+  return inOrderOf(idHashes, found, (f) => f.session.id_hash);
 }
 
 /**

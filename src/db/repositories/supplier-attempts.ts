@@ -2,7 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database, OrderRow, SupplierAttemptRow } from "../schema.ts";
 import type { NewJob } from "./jobs.ts";
-import { coalescePerHandle } from "../coalesce.ts";
+import { coalescePerHandle, inOrderOf, textList } from "../coalesce.ts";
 
 /** An attempt whose outcome nobody knows yet: the request is out, or its answer was unusable. */
 export const UNCERTAIN = "uncertain";
@@ -68,7 +68,7 @@ export async function readOrdersAndStartAttempts(
   const { rows } = await sql<OrderRow & { product_id: string | null; attempt_id: string | null }>`
     WITH o AS (
       SELECT * FROM orders
-      WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(orderIds)}::text::jsonb))
+      WHERE id IN ${textList(orderIds)}
     ), attempt AS (
       INSERT INTO supplier_attempts (order_id, supplier)
       SELECT id, supplier FROM o
@@ -80,12 +80,12 @@ export async function readOrdersAndStartAttempts(
     SELECT o.*, g.supplier_game_id AS product_id, attempt.id AS attempt_id
     FROM o LEFT JOIN games g ON g.id = o.game_id AND o.supplier = 'monkey'
       LEFT JOIN attempt ON attempt.order_id = o.id`.execute(db);
-  const byId = new Map(rows.map(({ product_id, attempt_id, ...order }) => [order.id, {
+  const read = rows.map(({ product_id, attempt_id, ...order }) => ({
     order,
     productId: product_id,
     attempt: attempt_id === null ? undefined : Number(attempt_id),
-  }]));
-  return orderIds.map((id) => byId.get(id));
+  }));
+  return inOrderOf(orderIds, read, (r) => r.order.id);
 }
 
 /**
@@ -161,8 +161,7 @@ export async function recordAcceptances(
       WHERE i.watch_kind IS NOT NULL
     )
     SELECT * FROM moved`.execute(db);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return acceptances.map((a) => byId.get(a.orderId));
+  return inOrderOf(acceptances.map((a) => a.orderId), rows, (row) => row.id);
 }
 
 /**
