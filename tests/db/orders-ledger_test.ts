@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sql } from "kysely";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
 import { startTestSuppliers } from "../helpers/suppliers.ts";
 import { launchPubgMobile, pubgOrderInput } from "../helpers/orders.ts";
@@ -94,6 +95,89 @@ Deno.test({
               .where("reseller_id", "=", r._id).where("type", "=", "order_placed")
               .executeTakeFirstOrThrow();
             assert.equal(Number(placed.c), n);
+            assert.deepEqual(await checkLedger(db), []);
+          },
+        );
+
+        // A reseller's placements that arrive together go out as one statement (one debit of
+        // their sum); each must still get what it would have had on its own.
+        const together = (
+          r: Awaited<ReturnType<typeof newReseller>>,
+          inputs: { denom?: string; key?: string }[],
+        ) => {
+          const known = { id: r._id, name: r.name, markup: { pubgm: 5 }, disable_discounts: false };
+          return Promise.allSettled(inputs.map(({ denom: d, key }) =>
+            placeResellerOrder(
+              ctx,
+              { ...order(r._id, d ? { denom: d } : {}), knownReseller: known },
+              key,
+            )
+          ));
+        };
+
+        await t.step(
+          "orders placed together take the balance one after the other, each with its balances",
+          async () => {
+            const start = 5 * cents + 5;
+            const r = await newReseller(db, "Batcher", start);
+            const results = await together(r, Array.from({ length: 8 }, () => ({})));
+            const placed = results.flatMap((x) => x.status === "fulfilled" ? [x.value] : []);
+            assert.equal(placed.length, 5);
+            for (const x of results) {
+              if (x.status === "rejected") assert.ok(x.reason instanceof InsufficientBalanceError);
+            }
+            const rows = await db.selectFrom("orders").selectAll().where("reseller_id", "=", r._id)
+              .orderBy("old_balance_cents", "desc").execute();
+            assert.deepEqual(
+              rows.map((o) => [o.old_balance_cents, o.new_balance_cents]),
+              Array.from({ length: 5 }, (_, i) => [start - i * cents, start - (i + 1) * cents]),
+            );
+            for (const { body, text } of placed) {
+              const row = rows.find((o) => o.id === body.order.id)!;
+              assert.equal(text, JSON.stringify({ order: presentResellerOrder(row) }));
+            }
+            assert.equal(await balanceOf(db, r._id), 5);
+            assert.deepEqual(await checkLedger(db), []);
+          },
+        );
+
+        await t.step(
+          "placed together, a dearer order the balance cannot cover is refused, a cheaper one is not",
+          async () => {
+            const game = await db.selectFrom("games").select("game_items")
+              .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
+            const items = game.game_items as GameItemDto[];
+            const priced = items.map((item) => ({
+              denom: item.nameSupplier,
+              cents: computeResellerPrice(item, { markupPercent: 5, disableDiscounts: false }),
+            })).sort((a, b) => a.cents - b.cents);
+            const cheap = priced[0], dear = priced[priced.length - 1];
+            assert.ok(dear.cents > 2 * cheap.cents, "the catalogue has a dear and a cheap item");
+            const r = await newReseller(db, "Chooser", dear.cents - 1);
+            const results = await together(r, [{ denom: dear.denom }, { denom: cheap.denom }]);
+            assert.equal(results[0].status, "rejected");
+            assert.ok(
+              (results[0] as PromiseRejectedResult).reason instanceof InsufficientBalanceError,
+            );
+            assert.equal(results[1].status, "fulfilled");
+            assert.equal(await balanceOf(db, r._id), dear.cents - 1 - cheap.cents);
+            assert.deepEqual(await checkLedger(db), []);
+          },
+        );
+
+        await t.step(
+          "keys repeated together: each key places one order and its repeats get its answer",
+          async () => {
+            const r = await newReseller(db, "Doubler", 100 * cents);
+            const keys = ["a", "b", "c", "d", "e"];
+            const results = await together(r, [...keys, ...keys].map((key) => ({ key })));
+            const texts = results.map((x) => {
+              assert.equal(x.status, "fulfilled");
+              return (x as PromiseFulfilledResult<{ text: string }>).value.text;
+            });
+            assert.deepEqual(texts.slice(5), texts.slice(0, 5));
+            assert.equal(new Set(texts).size, 5);
+            assert.equal(await balanceOf(db, r._id), 95 * cents);
             assert.deepEqual(await checkLedger(db), []);
           },
         );
@@ -348,6 +432,68 @@ Deno.test({
         );
       });
     } finally {
+      await sim.close();
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name: `[ledger:${backend}] two instances placing together: a key the other claimed meanwhile ` +
+    `refuses only its own order`,
+  ignore: backend !== "postgres",
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    const sim = startTestSuppliers();
+    const [first, second, locker] = [tdb.open(), tdb.open(), tdb.open()];
+    try {
+      await launchPubgMobile(first, sim.suppliers);
+      const { denom, cents } = await pubgPrice(first);
+      const r = await newReseller(first, "Twice", 10 * cents);
+      const known = { id: r._id, name: r.name, markup: { pubgm: 5 }, disable_discounts: false };
+      const place = (db: Db, keys: string[]) =>
+        keys.map((key) =>
+          placeResellerOrder(
+            { db, suppliers: sim.suppliers },
+            { ...pubgOrderInput(r._id, denom), knownReseller: known },
+            key,
+          )
+        );
+      // The reseller's row held, so both instances read the key unused and then wait on the row
+      // with their placements; let go, one commits and the other's claim of "shared" fails.
+      let release!: () => void, held!: () => void;
+      const released = new Promise<void>((resolve) => release = resolve);
+      const holds = new Promise<void>((resolve) => held = resolve);
+      const holding = locker.transaction().execute(async (trx) => {
+        await sql`SELECT 1 FROM resellers WHERE id = ${r._id} FOR UPDATE`.execute(trx);
+        held();
+        await released;
+      });
+      await holds;
+      const results = Promise.allSettled([
+        ...place(first, ["shared", "first-1", "first-2"]),
+        ...place(second, ["shared", "second-1", "second-2"]),
+      ]);
+      for (let waiting = 0; waiting < 2;) {
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(locker);
+        waiting = rows[0].n;
+      }
+      release();
+      await holding;
+      const answers = (await results).map((result) => {
+        assert.equal(result.status, "fulfilled", String((result as PromiseRejectedResult).reason));
+        return (result as PromiseFulfilledResult<{ text: string }>).value.text;
+      });
+      assert.equal(answers[3], answers[0], "the key's repeat gets its first answer");
+      const orders = await first.selectFrom("orders").select("id")
+        .where("reseller_id", "=", r._id).execute();
+      assert.equal(orders.length, 5, "the other four keys placed their orders");
+      assert.equal(await balanceOf(first, r._id), 5 * cents);
+      assert.deepEqual(await checkLedger(first), []);
+    } finally {
+      await Promise.all([first.destroy(), second.destroy(), locker.destroy()]);
       await sim.close();
       await tdb.drop();
     }

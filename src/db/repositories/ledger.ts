@@ -29,10 +29,14 @@ export function balanceEntryValues(entry: NewBalanceEntry) {
 
 /**
  * The conditional debit, for a statement that adds RETURNING balance_cents: it changes nothing
- * unless the live reseller's balance covers `cents`, so a balance never goes below zero and two
+ * unless the live reseller's balance covers `cents` (an amount, or an expression such as the sum
+ * of orders placed together), so a balance never goes below zero and two
  * debits never both pass one check.
  */
-export function conditionalDebit(resellerId: string, cents: number): RawBuilder<unknown> {
+export function conditionalDebit(
+  resellerId: string,
+  cents: number | RawBuilder<unknown>,
+): RawBuilder<unknown> {
   return sql`UPDATE resellers SET balance_cents = balance_cents - ${cents}
     WHERE id = ${resellerId} AND deleted_at IS NULL AND balance_cents >= ${cents}`;
 }

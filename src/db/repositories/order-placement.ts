@@ -121,66 +121,134 @@ function isKeyTaken(error: unknown): boolean {
 }
 
 /**
- * Places an order in one statement, so one round trip and one implicit transaction: the
- * conditional debit and, only if it debited, the order, its 'order_placed' history row, the job
- * that sends it to the supplier and, with a claim, the Idempotency-Key holding the answer. The
- * answer's text is made here once, from the debit's balances and moment (milliseconds, as the
- * order keeps them), and is what the first request sends and every repeat reads back.
+ * Places orders of one reseller in one statement, so one round trip, one implicit transaction and
+ * one wait on the reseller's row for them all: the conditional debit of their sum and, only if it
+ * debited, each order, its 'order_placed' history row, the job that sends it to the supplier and,
+ * with a claim, the Idempotency-Key holding its answer. The orders take the balance one after the
+ * other in the order given, each with its own balances before and after; the answers' texts are
+ * made here once, from those balances and the debit's moment (milliseconds, as the order keeps
+ * them), and are what the first request sends and every repeat reads back. One outcome per
+ * placement, in order.
  *
- * Nothing is written when the balance is short or the reseller deleted, or when the key was
- * claimed meanwhile: two requests with one key meet on the reseller's row, the second waits for
- * the first to commit, debits too, and then its claim hits the first's key, which fails the whole
- * statement.
+ * Nothing is written when the balance is short of the sum or the reseller deleted, or when a key
+ * was claimed meanwhile: two requests with one key meet on the reseller's row, the second waits
+ * for the first to commit, debits too, and then its claim hits the first's key, which fails the
+ * whole statement. With more than one placement each is then placed alone, one after the other
+ * in the order given, so each gets the outcome it would have had on its own: the balance is
+ * taken in turn until it is short, and a claimed key refuses only its own placement.
  */
-export async function placeOrderStatement(db: Db, p: OrderPlacement): Promise<PlacementOutcome> {
-  const json = (value: unknown) => sql`${JSON.stringify(value)}::text::jsonb`;
-  const dollars = (cents: string) => sql`trim_scale(${sql.ref(cents)} / 100.0)::text`;
-  const { holes } = p.answer;
-  const columns = Object.keys(p.order);
-  const claim = p.claim
-    ? sql`, claim AS (
-        INSERT INTO idempotency_keys (scope, key, fingerprint, response_status, response_body)
-        SELECT ${p.claim.scope}::text, ${p.claim.key}::text, ${p.claim.fingerprint}::text,
-          ${p.claim.status}::int, text
-        FROM answer
-      )`
-    : sql``;
+export async function placeOrderStatements(
+  db: Db,
+  placements: OrderPlacement[],
+): Promise<PlacementOutcome[]> {
+  const notPlaced = () => placements.map((): PlacementOutcome => ({ kind: "not placed" }));
+  let answers: (string | undefined)[];
   try {
-    const { rows } = await sql<{ answer: string | null }>`
-      WITH debit AS (
-        ${conditionalDebit(p.resellerId, p.cents)}
-        RETURNING balance_cents + ${p.cents}::bigint AS old_cents, balance_cents AS new_cents,
-          date_trunc('milliseconds', now()) AS at
-      ), moment AS (
-        SELECT *, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS date
-        FROM debit
-      ), answer AS (
-        SELECT replace(replace(replace(${p.answer.text}::text,
-          ${holes.date}::text, date),
-          ${holes.oldBalance}::text, ${dollars("old_cents")}),
-          ${holes.newBalance}::text, ${dollars("new_cents")}) AS text
-        FROM moment
-      ), history AS (
-        INSERT INTO balance_history (reseller_id, type, old_cents, new_cents, order_id,
-          order_snapshot, actor)
-        SELECT ${p.resellerId}::uuid, 'order_placed', old_cents, new_cents, ${p.order.id}::text,
-          ${json(p.history.snapshot)} || jsonb_build_object('date', date), ${p.history.actor}::text
-        FROM moment
-      ), job AS (
-        INSERT INTO jobs (kind, payload, run_at, request_id)
-        SELECT ${p.job.kind}::text, ${json(p.job.payload)}, at, ${p.job.requestId ?? null}::text
-        FROM debit
-      )${claim}, placed AS (
-        INSERT INTO orders (${sql.join(columns.map((c) => sql.ref(c)))},
-          old_balance_cents, new_balance_cents, created_at, updated_at)
-        SELECT ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}, old_cents, new_cents, at, at
-        FROM debit, jsonb_populate_record(NULL::orders, ${json(p.order)}) AS r
-      )
-      SELECT (SELECT text FROM answer) AS answer`.execute(db);
-    const answer = rows[0].answer;
-    return answer === null ? { kind: "not placed" } : { kind: "placed", answer };
+    answers = await placeTogether(db, placements);
   } catch (error) {
-    if (p.claim && isKeyTaken(error)) return { kind: "not placed" };
-    throw error;
+    if (!placements.some((p) => p.claim) || !isKeyTaken(error)) throw error;
+    if (placements.length === 1) return notPlaced();
+    return await placeOneByOne(db, placements);
   }
+  if (answers.every((answer) => answer !== undefined)) {
+    return answers.map((answer): PlacementOutcome => ({ kind: "placed", answer: answer! }));
+  }
+  return placements.length === 1 ? notPlaced() : await placeOneByOne(db, placements);
 }
+
+async function placeOneByOne(db: Db, placements: OrderPlacement[]): Promise<PlacementOutcome[]> {
+  const outcomes: PlacementOutcome[] = [];
+  for (const placement of placements) {
+    outcomes.push(...await placeOrderStatements(db, [placement]));
+  }
+  return outcomes;
+}
+
+/** The placements' answers, all of them, or none (undefined each) when nothing was debited. */
+async function placeTogether(
+  db: Db,
+  placements: OrderPlacement[],
+): Promise<(string | undefined)[]> {
+  const resellerId = placements[0].resellerId;
+  if (placements.some((p) => p.resellerId !== resellerId)) {
+    throw new Error("Placed together, orders are one reseller's");
+  }
+  const input = placements.map((p, n) => ({
+    n,
+    cents: p.cents,
+    order: p.order,
+    snapshot: p.history.snapshot,
+    actor: p.history.actor,
+    job_kind: p.job.kind,
+    job_payload: p.job.payload,
+    request_id: p.job.requestId ?? null,
+    answer: p.answer.text,
+    hole_date: p.answer.holes.date,
+    hole_old: p.answer.holes.oldBalance,
+    hole_new: p.answer.holes.newBalance,
+    claim_scope: p.claim?.scope ?? null,
+    claim_key: p.claim?.key ?? null,
+    claim_fingerprint: p.claim?.fingerprint ?? null,
+    claim_status: p.claim?.status ?? null,
+  }));
+  const dollars = (cents: string) => sql`trim_scale(${sql.ref(cents)} / 100.0)::text`;
+  const columns = Object.keys(placements[0].order);
+  // Each order's balances: the one before the batch less the orders before it (its own too, after).
+  const { rows } = await sql<{ n: number; answer: string }>`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::text::jsonb) AS i(
+        n int, cents bigint, "order" jsonb, snapshot jsonb, actor text, job_kind text,
+        job_payload jsonb, request_id text, answer text, hole_date text, hole_old text,
+        hole_new text, claim_scope text, claim_key text, claim_fingerprint text, claim_status int)
+    ), total AS (
+      SELECT sum(cents)::bigint AS cents FROM input
+    ), debit AS (
+      ${conditionalDebit(resellerId, sql`(SELECT cents FROM total)`)}
+      RETURNING balance_cents + (SELECT cents FROM total) AS start_cents,
+        date_trunc('milliseconds', now()) AS at
+    ), moment AS (
+      SELECT i.*, d.at, to_char(d.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS date,
+        (d.start_cents - sum(i.cents) OVER (ORDER BY i.n) + i.cents)::bigint AS old_cents,
+        (d.start_cents - sum(i.cents) OVER (ORDER BY i.n))::bigint AS new_cents
+      FROM input i, debit d
+    ), answer AS (
+      SELECT n, claim_scope, claim_key, claim_fingerprint, claim_status,
+        replace(replace(replace(answer, hole_date, date), hole_old, ${dollars("old_cents")}),
+          hole_new, ${dollars("new_cents")}) AS text
+      FROM moment
+    ), history AS (
+      INSERT INTO balance_history (reseller_id, type, old_cents, new_cents, order_id,
+        order_snapshot, actor)
+      SELECT ${resellerId}::uuid, 'order_placed', old_cents, new_cents, "order"->>'id',
+        snapshot || jsonb_build_object('date', date), actor
+      FROM moment ORDER BY n
+    ), job AS (
+      INSERT INTO jobs (kind, payload, run_at, request_id)
+      SELECT job_kind, job_payload, at, request_id FROM moment ORDER BY n
+    ), claim AS (
+      INSERT INTO idempotency_keys (scope, key, fingerprint, response_status, response_body)
+      SELECT claim_scope, claim_key, claim_fingerprint, claim_status, text
+      FROM answer WHERE claim_key IS NOT NULL
+    ), placed AS (
+      INSERT INTO orders (${sql.join(columns.map((c) => sql.ref(c)))},
+        old_balance_cents, new_balance_cents, created_at, updated_at)
+      SELECT ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}, old_cents, new_cents, at, at
+      FROM moment m, jsonb_populate_record(NULL::orders, m."order") AS r ORDER BY m.n
+    )
+    SELECT n, text AS answer FROM answer`.execute(db);
+  const answers: (string | undefined)[] = placements.map(() => undefined);
+  for (const row of rows) answers[row.n] = row.answer;
+  return answers;
+}
+
+/**
+ * `placeOrderStatements` for one order, in one statement with the same reseller's placements of
+ * the same turn (requests that arrived together; a key twice goes into the next statement, which
+ * runs once this one is done, as one request after the other would).
+ */
+export const placeOrderStatement: (db: Db, placement: OrderPlacement) => Promise<PlacementOutcome> =
+  coalescePerHandle(
+    (p) => p.resellerId,
+    (p) => p.claim ? `key ${p.claim.scope}\n${p.claim.key}` : `order ${p.order.id}`,
+    placeOrderStatements,
+  );

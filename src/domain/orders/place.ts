@@ -247,7 +247,9 @@ function answerTemplate(order: UnplacedOrder): AnswerTemplate {
  * reads the game together with what the Idempotency-Key holds (a repeat is answered there, before
  * any check or supplier call); one (placeOrderStatement) debits the balance conditionally and
  * writes the order, its 'order_placed' history row, the job that calls the supplier and the key's
- * claim with the answer's text. Repeats send that text again, byte for byte.
+ * claim with the answer's text. Repeats send that text again, byte for byte. Both statements are
+ * shared with the requests that arrived together (the reads of all, the placement with the same
+ * reseller's), so a burst costs two statements and one wait on the reseller's row.
  */
 export async function placeResellerOrder(
   ctx: OrderContext,
