@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { hostname } from "node:os";
-import { createJobRunner } from "../src/domain/jobs.ts";
+import { createJobRunner, JOB_SLOTS } from "../src/domain/jobs.ts";
 import { dashboardRollup } from "../src/domain/admin/dashboard.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
@@ -34,7 +34,7 @@ export function registerWorker(program: Command): void {
       const runner = createJobRunner(db, handlers, {
         worker: `${hostname()}:${Deno.pid}:worker`,
         periodic: [dashboardRollup(db)],
-        concurrency: config.jobConcurrency,
+        concurrency: config.jobConcurrency ?? JOB_SLOTS.worker,
       });
       runner.start();
       const watch = () =>

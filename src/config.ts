@@ -85,7 +85,7 @@ const EnvSchema = z.object({
   RUN_JOBS: bool.default(true),
   WATCH_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   JOB_CONCURRENCY: z.coerce.number({ error: "expected a number of jobs" }).int().min(1).max(1000)
-    .default(10),
+    .optional(),
   WORKERS: z.coerce.number({ error: "expected a number of processes" }).int().min(1).max(256)
     .optional(),
   PRIVILEGED_RESELLERS: z.string().default(""),
@@ -95,6 +95,8 @@ const EnvSchema = z.object({
   SUPPLIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(
     15_000,
   ),
+  SUPPLIER_CONCURRENCY: z.coerce.number({ error: "expected a number of calls" }).int().min(1)
+    .max(1000).default(50),
   WEBHOOK_RETRY_DELAYS: z.string().regex(/^\d{1,6}(,\d{1,6}){0,19}$/, {
     error: "expected seconds between attempts, such as 10,60,300",
   }).default("10,60,300,1800,3600,7200,14400,28800,28800"),
@@ -211,6 +213,8 @@ export interface Config {
   reseller2faDefault: boolean;
   bootstrapAdmin?: { email: string; password: string; name: string };
   supplierTimeoutMs: number;
+  /** Calls one process has out at one supplier at once (SUPPLIER_CONCURRENCY). */
+  supplierConcurrency: number;
   /**
    * The HTTP server's limits on a client (cli/serve.ts): the time from connecting (or from the
    * previous answer on a kept-alive connection) to a complete request head, and to a complete body.
@@ -222,8 +226,11 @@ export interface Config {
   runJobs: boolean;
   /** How often the operations watch (supplier balances, alerts) is queued, in seconds. */
   watchIntervalSeconds: number;
-  /** Jobs of one kind a process runs at once (JOB_CONCURRENCY). */
-  jobConcurrency: number;
+  /**
+   * Jobs of one kind a process runs at once (JOB_CONCURRENCY); unset, each kind of process has its
+   * own default (JOB_SLOTS).
+   */
+  jobConcurrency?: number;
   /** HTTP worker processes sharing the port (PostgreSQL only; PGlite keeps one). */
   workers: number;
   /** Demo mode fills an empty catalogue from the simulators. */
@@ -473,6 +480,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       }
       : undefined,
     supplierTimeoutMs: e.SUPPLIER_TIMEOUT_MS,
+    supplierConcurrency: e.SUPPLIER_CONCURRENCY,
     http: {
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       bodyTimeoutMs: e.BODY_TIMEOUT_MS,

@@ -67,6 +67,14 @@ export interface JobRunner {
   runOnce(...kinds: string[]): Promise<number>;
 }
 
+/**
+ * A lane's slots when JOB_CONCURRENCY is unset. An app instance runs its jobs beside its requests,
+ * 10 of a kind at once. A dedicated worker (`cli worker`) runs 200: a supplier job mostly waits (two
+ * round trips and the supplier's answer), and the more jobs a lane runs together, the more of them
+ * share each statement. The calls out at one supplier stay capped by SUPPLIER_CONCURRENCY.
+ */
+export const JOB_SLOTS = { server: 10, worker: 200 } as const;
+
 const KICK_KEY = Symbol.for("topup.jobs.kick");
 const WAKE_KEY = Symbol.for("topup.jobs.wake");
 const RUNNER_KEY = Symbol.for("topup.jobs.runner");
@@ -170,7 +178,7 @@ export function createJobRunner(
   },
 ): JobRunner {
   const interval = options.intervalMs ?? 1000;
-  const concurrency = options.concurrency ?? 10;
+  const concurrency = options.concurrency ?? JOB_SLOTS.server;
   const log = options.log ?? ((line: string) => logger().error(line));
   const lanes: Lane[] = Object.entries(handlers).map(([kind, handler]) => ({
     kind,

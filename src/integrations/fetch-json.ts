@@ -107,6 +107,27 @@ async function requestJson(
   return { ok: true, value: { status, json } };
 }
 
+/**
+ * Runs at most `max` of the calls given to it at once, the others waiting in arrival order: a
+ * client's cap on the calls it has out at one supplier (SUPPLIER_CONCURRENCY), however many jobs
+ * want one. The wait is not part of a call's timeout, which is the supplier's time to answer.
+ */
+export function inFlightLimit(max: number): <T>(call: () => Promise<T>) => Promise<T> {
+  let out = 0;
+  const waiting: (() => void)[] = [];
+  return async (call) => {
+    if (out >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    else out++;
+    try {
+      return await call();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else out--;
+    }
+  };
+}
+
 /** POSTs an already serialised JSON body and parses the answer (see fetchJson). */
 export function postJson(
   url: string,

@@ -30,6 +30,7 @@ export function createLiveMoogoldClient(config: Config): MoogoldClient {
     partnerId: mg.partnerId!,
     secretKey: mg.secretKey!,
     timeoutMs: config.supplierTimeoutMs,
+    maxInFlight: config.supplierConcurrency,
   });
 }
 
@@ -42,6 +43,7 @@ export function createLiveElitediasClient(config: Config): ElitediasClient {
     apiKey: ed.apiKey!,
     origin: ed.origin ?? config.publicUrl ?? "https://localhost",
     timeoutMs: config.supplierTimeoutMs,
+    maxInFlight: config.supplierConcurrency,
   });
 }
 
@@ -66,6 +68,7 @@ export function createSuppliers(
       baseUrl: `${internalBaseUrl()}${SIMULATOR_PATHS.moogold}/`,
       ...SIMULATOR_CREDENTIALS.moogold,
       timeoutMs,
+      maxInFlight: config.supplierConcurrency,
     });
   const elitedias = config.elitedias.mode === "live"
     ? createLiveElitediasClient(config)
@@ -75,6 +78,7 @@ export function createSuppliers(
       apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
       origin: config.publicUrl ?? internalBaseUrl(),
       timeoutMs,
+      maxInFlight: config.supplierConcurrency,
     });
   return { moogold, elitedias };
 }

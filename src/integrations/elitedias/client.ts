@@ -7,6 +7,7 @@ import {
   decimalText,
   describeIssues,
   failWith,
+  inFlightLimit,
   postJson,
   type SupplierOrderStatus,
   type SupplierResult,
@@ -23,6 +24,8 @@ export interface ElitediasClientOptions {
   origin: string;
   /** Upper bound for one call, connect to last body byte. */
   timeoutMs: number;
+  /** Calls out at EliteDias at once from this client; more wait their turn (default: no cap). */
+  maxInFlight?: number;
   /** Server-list endpoint; no public client calls one, so the name is a guess (default below). */
   serverListPath?: string;
 }
@@ -147,11 +150,15 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
     "Origin": options.origin,
   };
 
+  const limited = inFlightLimit(options.maxInFlight ?? Infinity);
+
   async function post(url: string, body: Record<string, unknown>, endpoint: string) {
-    const response = await postJson(url, JSON.stringify(body), headers, options.timeoutMs, {
-      vendor: "elitedias",
-      endpoint,
-    });
+    const response = await limited(() =>
+      postJson(url, JSON.stringify(body), headers, options.timeoutMs, {
+        vendor: "elitedias",
+        endpoint,
+      })
+    );
     if (!response.ok) return response;
     const { status, json } = response.value;
     if (status < 200 || status > 299) {

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import {
   describeIssues,
   failWith,
+  inFlightLimit,
   postJson,
   type SupplierOrderStatus,
   type SupplierResult,
@@ -32,6 +33,8 @@ export interface MoogoldClientOptions {
   secretKey: string;
   /** Upper bound for one call, connect to last body byte. */
   timeoutMs: number;
+  /** Calls out at MooGold at once from this client; more wait their turn (default: no cap). */
+  maxInFlight?: number;
   /**
    * Whether partnerOrderId is inside the signed body (default true, what most clients do). When
    * false, {path, data} is signed and partnerOrderId is appended after signing, as one client
@@ -147,6 +150,7 @@ export function mapMoogoldOrderStatus(status: string): SupplierOrderStatus {
 /** Creates a MooGold client; no call is made until a method is used. */
 export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClient {
   const base = options.baseUrl.replace(/\/+$/, "");
+  const limited = inFlightLimit(options.maxInFlight ?? Infinity);
   const signPartnerOrderId = options.signPartnerOrderId ?? true;
   const authorization = moogoldBasicAuth(options.partnerId, options.secretKey);
 
@@ -161,21 +165,24 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
     const body = Object.keys(unsigned).length === 0
       ? signedBody
       : JSON.stringify({ path, ...fields, ...unsigned });
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const response = await postJson(
-      `${base}/${path}`,
-      body,
-      {
-        "Content-Type": "application/json",
-        // Without Accept, MooGold can answer an HTML 404 instead of JSON.
-        "Accept": "application/json",
-        "timestamp": timestamp,
-        "auth": signMoogoldRequest(options.secretKey, signedBody, timestamp, path),
-        "Authorization": authorization,
-      },
-      options.timeoutMs,
-      { vendor: "moogold", endpoint: path },
-    );
+    // Signed when it goes out, after any wait for a free call, so its timestamp is fresh.
+    const response = await limited(() => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      return postJson(
+        `${base}/${path}`,
+        body,
+        {
+          "Content-Type": "application/json",
+          // Without Accept, MooGold can answer an HTML 404 instead of JSON.
+          "Accept": "application/json",
+          "timestamp": timestamp,
+          "auth": signMoogoldRequest(options.secretKey, signedBody, timestamp, path),
+          "Authorization": authorization,
+        },
+        options.timeoutMs,
+        { vendor: "moogold", endpoint: path },
+      );
+    });
     if (!response.ok) return response;
     const { status, json } = response.value;
     // MooGold reports errors in the body; the HTTP status of an error is not documented.
