@@ -244,7 +244,8 @@ async function placeTogether(
 /**
  * `placeOrderStatements` for one order, in one statement with the same reseller's placements of
  * the same turn (requests that arrived together; a key twice goes into the next statement, which
- * runs once this one is done, as one request after the other would).
+ * runs once this one is done, as one request after the other would). Each reseller that places
+ * orders gets its own gathering, kept for the life of the handle.
  */
 export const placeOrderStatement: (db: Db, placement: OrderPlacement) => Promise<PlacementOutcome> =
   coalescePerHandle(
