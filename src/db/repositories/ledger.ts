@@ -30,8 +30,8 @@ export function balanceEntryValues(entry: NewBalanceEntry) {
 /**
  * The conditional debit, for a statement that adds RETURNING balance_cents: it changes nothing
  * unless the live reseller's balance covers `cents` (an amount, or an expression such as the sum
- * of orders placed together), so a balance never goes below zero and two
- * debits never both pass one check.
+ * of orders placed together), so a balance never goes below zero and two debits never both pass
+ * one check.
  */
 export function conditionalDebit(
   resellerId: string,
