@@ -475,7 +475,13 @@ Deno.test({
         ...place(first, ["shared", "first-1", "first-2"]),
         ...place(second, ["shared", "second-1", "second-2"]),
       ]);
+      const deadline = Date.now() + 10_000;
       for (let waiting = 0; waiting < 2;) {
+        if (Date.now() > deadline) {
+          release();
+          assert.fail(`${waiting} of the two placements waited on the reseller's row`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
         const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
           WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(locker);
         waiting = rows[0].n;
