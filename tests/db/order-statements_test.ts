@@ -6,10 +6,11 @@
 // marks it successful (tests/helpers/order-life.ts); for one order, and for ten placed at once
 // by one reseller (their placements' reads go out as one statement and their placements as
 // another, one debit for the ten; a lane claims them together, reads them together, records the
-// answers that arrive together in one statement, and marks them done together). Every statement the handle sends is counted, BEGIN and COMMIT included
-// (src/db/statement-log.ts), on PGlite and PostgreSQL alike. A change that adds a statement to the
-// order path fails here; one that saves a statement lowers the expected counts (and the
-// before/after in bench/RESULTS.md).
+// answers that arrive together in one statement, and marks them done together), and for ten
+// placed at once by ten resellers (two statements too). Every statement the handle sends is
+// counted, BEGIN and COMMIT included (src/db/statement-log.ts), on PGlite and PostgreSQL alike. A
+// change that adds a statement to the order path fails here; one that saves a statement lowers
+// the expected counts (and the before/after in bench/RESULTS.md).
 import assert from "node:assert/strict";
 import { createTestDatabase, testBackend } from "../helpers/backends.ts";
 import { startTestSuppliers } from "../helpers/suppliers.ts";
@@ -105,6 +106,20 @@ Deno.test({
         },
         sqlOf(ten),
       );
+      // Ten at once by ten resellers: still one statement places them all, each reseller's
+      // balance debited by its own order.
+      const others = await Promise.all(Array.from({ length: 10 }, async (_, i) => {
+        const other = await createTestReseller(db, {
+          name: `Counted ${i}`,
+          email: `counted.${i}@test.example`,
+          password: "long enough",
+          balanceCents: 100_000,
+          markup: {},
+        });
+        return { id: other._id, name: other.name, markup: {}, disable_discounts: false };
+      }));
+      const spread = await liveOrders(handle, sim, others, denom, 10);
+      assert.equal(spread.placement.length, 2, sqlOf(spread));
       const writes = (statements: LoggedStatement[]) => statements.length - 3;
       console.log(
         `ten at once: ${ten.placement.length} + ${ten.create.length} + ${ten.check.length} ` +

@@ -54,6 +54,60 @@ async function pubgPrice(db: Db): Promise<{ denom: string; cents: number }> {
   };
 }
 
+/** Two app instances' handles and a third to hold rows with, on one new database. */
+async function onTwoInstances(
+  fn: (
+    handles: { first: Db; second: Db; locker: Db; sim: ReturnType<typeof startTestSuppliers> },
+  ) => Promise<void>,
+): Promise<void> {
+  const tdb = await createTestDatabase(backend);
+  const sim = startTestSuppliers();
+  const [first, second, locker] = [tdb.open(), tdb.open(), tdb.open()];
+  try {
+    await fn({ first, second, locker, sim });
+  } finally {
+    await Promise.all([first.destroy(), second.destroy(), locker.destroy()]);
+    await sim.close();
+    await tdb.drop();
+  }
+}
+
+/**
+ * Holds the resellers' rows in a transaction of `locker`; `waited(n)` resolves once n statements
+ * wait on a lock (failing after 10 s), `release()` ends the transaction.
+ */
+async function holdResellers(locker: Db, ids: string[]) {
+  let release!: () => void, held!: () => void;
+  const released = new Promise<void>((resolve) => release = resolve);
+  const holds = new Promise<void>((resolve) => held = resolve);
+  const holding = locker.transaction().execute(async (trx) => {
+    await sql`SELECT 1 FROM resellers WHERE id IN (SELECT jsonb_array_elements_text(
+      ${JSON.stringify(ids)}::text::jsonb)::uuid) FOR UPDATE`.execute(trx);
+    held();
+    await released;
+  });
+  await holds;
+  return {
+    async waited(n: number): Promise<void> {
+      const deadline = Date.now() + 10_000;
+      for (let waiting = 0; waiting < n;) {
+        if (Date.now() > deadline) {
+          release();
+          assert.fail(`${waiting} of the ${n} statements waited on a held row`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(locker);
+        waiting = rows[0].n;
+      }
+    },
+    async release(): Promise<void> {
+      release();
+      await holding;
+    },
+  };
+}
+
 Deno.test({
   name: `[ledger:${backend}] orders debit exactly, never overdraw, dedupe, refund once`,
   ...opts,
@@ -178,6 +232,54 @@ Deno.test({
             assert.deepEqual(texts.slice(5), texts.slice(0, 5));
             assert.equal(new Set(texts).size, 5);
             assert.equal(await balanceOf(db, r._id), 95 * cents);
+            assert.deepEqual(await checkLedger(db), []);
+          },
+        );
+
+        await t.step(
+          "orders of several resellers placed together: each takes its own reseller's balance, " +
+            "and a short balance refuses only its own reseller's orders",
+          async () => {
+            const rich = await newReseller(db, "Rich", 3 * cents + 1);
+            const short = await newReseller(db, "Short", cents - 1);
+            const some = await newReseller(db, "Some", 2 * cents);
+            const placing = [rich, short, some, some, rich, some];
+            const known = (r: typeof rich) => ({
+              id: r._id,
+              name: r.name,
+              markup: { pubgm: 5 },
+              disable_discounts: false,
+            });
+            const results = await Promise.allSettled(
+              placing.map((r) =>
+                placeResellerOrder(ctx, { ...order(r._id), knownReseller: known(r) })
+              ),
+            );
+            assert.deepEqual(
+              results.map((x) =>
+                x.status === "fulfilled"
+                  ? "placed"
+                  : x.reason instanceof InsufficientBalanceError
+                  ? "refused"
+                  : String(x.reason)
+              ),
+              ["placed", "refused", "placed", "placed", "placed", "refused"],
+            );
+            assert.equal(await balanceOf(db, rich._id), cents + 1);
+            assert.equal(await balanceOf(db, short._id), cents - 1);
+            assert.equal(await balanceOf(db, some._id), 0);
+            const rows = await db.selectFrom("orders").select(["reseller_id", "old_balance_cents"])
+              .where("reseller_id", "in", [rich._id, some._id])
+              .orderBy("reseller_id").orderBy("old_balance_cents", "desc").execute();
+            assert.deepEqual(
+              rows.map((o) => [o.reseller_id, o.old_balance_cents]),
+              [
+                [rich._id, 3 * cents + 1],
+                [rich._id, 2 * cents + 1],
+                [some._id, 2 * cents],
+                [some._id, cents],
+              ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+            );
             assert.deepEqual(await checkLedger(db), []);
           },
         );
@@ -444,10 +546,7 @@ Deno.test({
   ignore: backend !== "postgres",
   ...opts,
   async fn() {
-    const tdb = await createTestDatabase(backend);
-    const sim = startTestSuppliers();
-    const [first, second, locker] = [tdb.open(), tdb.open(), tdb.open()];
-    try {
+    await onTwoInstances(async ({ first, second, locker, sim }) => {
       await launchPubgMobile(first, sim.suppliers);
       const { denom, cents } = await pubgPrice(first);
       const r = await newReseller(first, "Twice", 10 * cents);
@@ -462,32 +561,13 @@ Deno.test({
         );
       // The reseller's row held, so both instances read the key unused and then wait on the row
       // with their placements; let go, one commits and the other's claim of "shared" fails.
-      let release!: () => void, held!: () => void;
-      const released = new Promise<void>((resolve) => release = resolve);
-      const holds = new Promise<void>((resolve) => held = resolve);
-      const holding = locker.transaction().execute(async (trx) => {
-        await sql`SELECT 1 FROM resellers WHERE id = ${r._id} FOR UPDATE`.execute(trx);
-        held();
-        await released;
-      });
-      await holds;
+      const row = await holdResellers(locker, [r._id]);
       const results = Promise.allSettled([
         ...place(first, ["shared", "first-1", "first-2"]),
         ...place(second, ["shared", "second-1", "second-2"]),
       ]);
-      const deadline = Date.now() + 10_000;
-      for (let waiting = 0; waiting < 2;) {
-        if (Date.now() > deadline) {
-          release();
-          assert.fail(`${waiting} of the two placements waited on the reseller's row`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(locker);
-        waiting = rows[0].n;
-      }
-      release();
-      await holding;
+      await row.waited(2);
+      await row.release();
       const answers = (await results).map((result) => {
         assert.equal(result.status, "fulfilled", String((result as PromiseRejectedResult).reason));
         return (result as PromiseFulfilledResult<{ text: string }>).value.text;
@@ -498,10 +578,56 @@ Deno.test({
       assert.equal(orders.length, 5, "the other four keys placed their orders");
       assert.equal(await balanceOf(first, r._id), 5 * cents);
       assert.deepEqual(await checkLedger(first), []);
-    } finally {
-      await Promise.all([first.destroy(), second.destroy(), locker.destroy()]);
-      await sim.close();
-      await tdb.drop();
-    }
+    });
+  },
+});
+
+Deno.test({
+  name: `[ledger:${backend}] two instances placing for the same resellers in opposite orders ` +
+    `wait for each other and both place`,
+  ignore: backend !== "postgres",
+  ...opts,
+  async fn() {
+    await onTwoInstances(async ({ first, second, locker, sim }) => {
+      await launchPubgMobile(first, sim.suppliers);
+      const { denom, cents } = await pubgPrice(first);
+      const [a, b] = [
+        await newReseller(first, "Left", 10 * cents),
+        await newReseller(first, "Right", 10 * cents),
+      ];
+      const place = (db: Db, resellers: (typeof a)[]) =>
+        resellers.map((r) =>
+          placeResellerOrder(
+            { db, suppliers: sim.suppliers },
+            {
+              ...pubgOrderInput(r._id, denom),
+              knownReseller: {
+                id: r._id,
+                name: r.name,
+                markup: { pubgm: 5 },
+                disable_discounts: false,
+              },
+            },
+          )
+        );
+      // Both rows held, so each instance's statement waits on the first row it locks; were they
+      // locked in the order the orders came, the two would each take one row when let go and
+      // then wait for the other's: a deadlock, which PostgreSQL breaks by failing one statement,
+      // whose orders are then placed one at a time (so at different moments).
+      const rows = await holdResellers(locker, [a._id, b._id]);
+      const results = Promise.allSettled([...place(first, [a, b]), ...place(second, [b, a])]);
+      await rows.waited(2);
+      await rows.release();
+      const placed = (await results).map((result) => {
+        assert.equal(result.status, "fulfilled", String((result as PromiseRejectedResult).reason));
+        return (result as PromiseFulfilledResult<{ body: { order: { date: string } } }>).value;
+      });
+      const moments = placed.map(({ body }) => body.order.date);
+      assert.equal(moments[1], moments[0], "the first instance's orders in one statement");
+      assert.equal(moments[3], moments[2], "the second instance's orders in one statement");
+      assert.equal(await balanceOf(first, a._id), 8 * cents);
+      assert.equal(await balanceOf(first, b._id), 8 * cents);
+      assert.deepEqual(await checkLedger(first), []);
+    });
   },
 });

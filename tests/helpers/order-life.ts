@@ -56,8 +56,9 @@ export interface OrderLives {
 }
 
 /**
- * `n` orders of PUBG Mobile's `denom` placed at once by `reseller` (as the portal's route places
- * them: the reseller as its session read it, an Idempotency-Key each), then one pass of the
+ * `n` orders of PUBG Mobile's `denom` placed at once by `reseller`, or by several (order i by
+ * reseller i modulo their number), as the portal's route places them: the reseller as its session
+ * read it, an Idempotency-Key each. Then one pass of the
  * supplier-create lane (a job runner with `concurrency` jobs of a kind at once) and, once
  * EliteDias delivered them and their status checks are due, one pass of the status lane; the
  * statements of each phase. Throws unless every order ends successful.
@@ -65,11 +66,12 @@ export interface OrderLives {
 export async function liveOrders(
   handle: ReturnType<typeof recordingHandle>,
   sim: ReturnType<typeof startTestSuppliers>,
-  reseller: OrderingReseller,
+  reseller: OrderingReseller | OrderingReseller[],
   denom: string,
   n: number,
   concurrency?: number,
 ): Promise<OrderLives> {
+  const resellers = [reseller].flat();
   const { db, record } = handle;
   const runner = createJobRunner(db, orderJobHandlers(db, () => sim.suppliers), {
     worker: "order-life",
@@ -77,11 +79,12 @@ export async function liveOrders(
   });
   const orders: { id: string; key: string }[] = [];
   const placement = await record(() =>
-    Promise.all(Array.from({ length: n }, async () => {
+    Promise.all(Array.from({ length: n }, async (_, i) => {
       const key = crypto.randomUUID();
+      const by = resellers[i % resellers.length];
       const placed = await placeResellerOrder(
         { db, suppliers: sim.suppliers },
-        { ...pubgOrderInput(reseller.id, denom), knownReseller: reseller },
+        { ...pubgOrderInput(by.id, denom), knownReseller: by },
         key,
       );
       orders.push({ id: placed.body.order.id, key });

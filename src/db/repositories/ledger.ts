@@ -41,6 +41,27 @@ export function conditionalDebit(
     WHERE id = ${resellerId} AND deleted_at IS NULL AND balance_cents >= ${cents}`;
 }
 
+/**
+ * The conditional debit of several resellers at once, as two CTEs for a statement's WITH list:
+ * `covered`, each live reseller of `totals` (a CTE of reseller_id and cents rows) whose balance
+ * covers its cents, and `debit`, which debits them their cents and ends with `returning` (`r` is
+ * the reseller's row, `t` its total). The others are left as they are. `covered` locks the rows
+ * in id order, one after the other, before anything is debited, so two such statements that share
+ * resellers wait for each other instead of each holding a row the other needs.
+ */
+export function conditionalDebitEach(totals: string, returning: RawBuilder<unknown>) {
+  return sql`covered AS MATERIALIZED (
+      SELECT t.reseller_id, t.cents
+      FROM (SELECT * FROM ${sql.table(totals)} ORDER BY reseller_id) t,
+        LATERAL (SELECT FROM resellers WHERE id = t.reseller_id AND deleted_at IS NULL
+          AND balance_cents >= t.cents FOR UPDATE) l
+    ), debit AS (
+      UPDATE resellers r SET balance_cents = r.balance_cents - t.cents
+      FROM covered t WHERE r.id = t.reseller_id
+      ${returning}
+    )`;
+}
+
 /** Credits a reseller; returns the balances before and after. */
 export async function creditReseller(
   trx: Transaction<Database>,

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../client.ts";
 import { coalescePerHandle } from "../coalesce.ts";
 import type { GameRow, NewOrder, OrderSnapshot } from "../schema.ts";
-import { conditionalDebit } from "./ledger.ts";
+import { conditionalDebit, conditionalDebitEach } from "./ledger.ts";
 import type { NewJob } from "./jobs.ts";
 
 /** How an order names its game: EliteDias by game code, MooGold by product id. */
@@ -121,39 +121,49 @@ function isKeyTaken(error: unknown): boolean {
 }
 
 /**
- * Places orders of one reseller in one statement, so one round trip, one implicit transaction and
- * one wait on the reseller's row for them all: the conditional debit of their sum and, only if it
+ * Places orders in one statement, so one round trip, one implicit transaction and one commit for
+ * them all: each reseller's conditional debit of its orders' sum and, for each reseller it
  * debited, each order, its 'order_placed' history row, the job that sends it to the supplier and,
- * with a claim, the Idempotency-Key holding its answer. The orders take the balance one after the
- * other in the order given, each with its own balances before and after; the answers' texts are
- * made here once, from those balances and the debit's moment (milliseconds, as the order keeps
- * them), and are what the first request sends and every repeat reads back. One outcome per
- * placement, in order.
+ * with a claim, the Idempotency-Key holding its answer. A reseller's orders take its balance one
+ * after the other in the order given, each with its own balances before and after; the answers'
+ * texts are made here once, from those balances and the debit's moment (milliseconds, as the
+ * order keeps them), and are what the first request sends and every repeat reads back. One
+ * outcome per placement, in order.
  *
- * Nothing is written when the balance is short of the sum or the reseller deleted, or when a key
- * was claimed meanwhile: two requests with one key meet on the reseller's row, the second waits
- * for the first to commit, debits too, and then its claim hits the first's key, which fails the
- * whole statement. With more than one placement each is then placed alone, one after the other
- * in the order given, so each gets the outcome it would have had on its own: the balance is
- * taken in turn until it is short, and a claimed key refuses only its own placement.
+ * Nothing of a reseller's is written when its balance is short of its sum or it was deleted:
+ * each of its orders is then placed alone, one after the other in the order given, so each gets
+ * the outcome it would have had on its own (the balance is taken in turn until it is short).
+ * Nothing at all is written when a key was claimed meanwhile: two requests with one key meet on
+ * the reseller's row, the second waits for the first to commit, debits too, and then its claim
+ * hits the first's key, which fails the whole statement. Each reseller's orders are then placed
+ * in a statement of their own, so a claimed key refuses only its own placement.
  */
 export async function placeOrderStatements(
   db: Db,
   placements: OrderPlacement[],
 ): Promise<PlacementOutcome[]> {
-  const notPlaced = () => placements.map((): PlacementOutcome => ({ kind: "not placed" }));
-  let answers: (string | undefined)[];
+  const byReseller = Map.groupBy(placements.keys(), (n) => placements[n].resellerId);
+  let answers: (string | undefined)[] | undefined;
   try {
-    answers = await placeTogether(db, placements);
+    answers = await placeTogether(db, placements, byReseller.size);
   } catch (error) {
     if (!placements.some((p) => p.claim) || !isKeyTaken(error)) throw error;
-    if (placements.length === 1) return notPlaced();
-    return await placeOneByOne(db, placements);
   }
-  if (answers.every((answer) => answer !== undefined)) {
-    return answers.map((answer): PlacementOutcome => ({ kind: "placed", answer: answer! }));
-  }
-  return placements.length === 1 ? notPlaced() : await placeOneByOne(db, placements);
+  const outcomes: PlacementOutcome[] = [];
+  await Promise.all([...byReseller.values()].map(async (ns) => {
+    let own: PlacementOutcome[];
+    if (answers && ns.every((n) => answers[n] !== undefined)) {
+      own = ns.map((n) => ({ kind: "placed", answer: answers[n]! }));
+    } else if (!answers && byReseller.size > 1) {
+      own = await placeOrderStatements(db, ns.map((n) => placements[n]));
+    } else if (ns.length === 1) {
+      own = [{ kind: "not placed" }];
+    } else {
+      own = await placeOneByOne(db, ns.map((n) => placements[n]));
+    }
+    ns.forEach((n, i) => outcomes[n] = own[i]);
+  }));
+  return outcomes;
 }
 
 async function placeOneByOne(db: Db, placements: OrderPlacement[]): Promise<PlacementOutcome[]> {
@@ -164,17 +174,19 @@ async function placeOneByOne(db: Db, placements: OrderPlacement[]): Promise<Plac
   return outcomes;
 }
 
-/** The placements' answers, all of them, or none (undefined each) when nothing was debited. */
+/**
+ * The placements' answers: each debited reseller's orders have theirs, the others' are undefined.
+ * With one reseller the debit is its plain conditional debit; with several, rows are locked in
+ * id order (conditionalDebitEach).
+ */
 async function placeTogether(
   db: Db,
   placements: OrderPlacement[],
+  resellers: number,
 ): Promise<(string | undefined)[]> {
-  const resellerId = placements[0].resellerId;
-  if (placements.some((p) => p.resellerId !== resellerId)) {
-    throw new Error("Placed together, orders are one reseller's");
-  }
   const input = placements.map((p, n) => ({
     n,
+    reseller_id: p.resellerId,
     cents: p.cents,
     order: p.order,
     snapshot: p.history.snapshot,
@@ -193,24 +205,33 @@ async function placeTogether(
   }));
   const dollars = (cents: string) => sql`trim_scale(${sql.ref(cents)} / 100.0)::text`;
   const columns = Object.keys(placements[0].order);
-  // Each order's balances: the one before the batch less the orders before it (its own too, after).
+  const at = sql`date_trunc('milliseconds', now()) AS at`;
+  const debit = resellers === 1
+    ? sql`debit AS (
+      ${conditionalDebit(placements[0].resellerId, sql`(SELECT cents FROM total)`)}
+      RETURNING id AS reseller_id, balance_cents + (SELECT cents FROM total) AS start_cents, ${at}
+    )`
+    : conditionalDebitEach(
+      "total",
+      sql`RETURNING r.id AS reseller_id, r.balance_cents + t.cents AS start_cents, ${at}`,
+    );
+  // Each order's balances: its reseller's before the statement less that reseller's orders before
+  // it (its own too, after).
   const { rows } = await sql<{ n: number; answer: string }>`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::text::jsonb) AS i(
-        n int, cents bigint, "order" jsonb, snapshot jsonb, actor text, job_kind text,
-        job_payload jsonb, request_id text, answer text, hole_date text, hole_old text,
-        hole_new text, claim_scope text, claim_key text, claim_fingerprint text, claim_status int)
+        n int, reseller_id uuid, cents bigint, "order" jsonb, snapshot jsonb, actor text,
+        job_kind text, job_payload jsonb, request_id text, answer text, hole_date text,
+        hole_old text, hole_new text, claim_scope text, claim_key text, claim_fingerprint text,
+        claim_status int)
     ), total AS (
-      SELECT sum(cents)::bigint AS cents FROM input
-    ), debit AS (
-      ${conditionalDebit(resellerId, sql`(SELECT cents FROM total)`)}
-      RETURNING balance_cents + (SELECT cents FROM total) AS start_cents,
-        date_trunc('milliseconds', now()) AS at
-    ), moment AS (
+      SELECT reseller_id, sum(cents)::bigint AS cents FROM input GROUP BY reseller_id
+    ), ${debit}, moment AS (
       SELECT i.*, d.at, to_char(d.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS date,
-        (d.start_cents - sum(i.cents) OVER (ORDER BY i.n) + i.cents)::bigint AS old_cents,
-        (d.start_cents - sum(i.cents) OVER (ORDER BY i.n))::bigint AS new_cents
-      FROM input i, debit d
+        (d.start_cents - sum(i.cents) OVER w + i.cents)::bigint AS old_cents,
+        (d.start_cents - sum(i.cents) OVER w)::bigint AS new_cents
+      FROM input i JOIN debit d USING (reseller_id)
+      WINDOW w AS (PARTITION BY i.reseller_id ORDER BY i.n)
     ), answer AS (
       SELECT n, claim_scope, claim_key, claim_fingerprint, claim_status,
         replace(replace(replace(answer, hole_date, date), hole_old, ${dollars("old_cents")}),
@@ -219,7 +240,7 @@ async function placeTogether(
     ), history AS (
       INSERT INTO balance_history (reseller_id, type, old_cents, new_cents, order_id,
         order_snapshot, actor)
-      SELECT ${resellerId}::uuid, 'order_placed', old_cents, new_cents, "order"->>'id',
+      SELECT reseller_id, 'order_placed', old_cents, new_cents, "order"->>'id',
         snapshot || jsonb_build_object('date', date), actor
       FROM moment ORDER BY n
     ), job AS (
@@ -242,14 +263,13 @@ async function placeTogether(
 }
 
 /**
- * `placeOrderStatements` for one order, in one statement with the same reseller's placements of
- * the same turn (requests that arrived together; a key twice goes into the next statement, which
- * runs once this one is done, as one request after the other would). Each reseller that places
- * orders gets its own gathering, kept for the life of the handle.
+ * `placeOrderStatements` for one order, in one statement with the placements of the same turn
+ * (requests that arrived together, of any resellers; a key twice goes into the next statement,
+ * which runs once this one is done, as one request after the other would).
  */
 export const placeOrderStatement: (db: Db, placement: OrderPlacement) => Promise<PlacementOutcome> =
   coalescePerHandle(
-    (p) => p.resellerId,
+    () => "",
     (p) => p.claim ? `key ${p.claim.scope}\n${p.claim.key}` : `order ${p.order.id}`,
     placeOrderStatements,
   );
