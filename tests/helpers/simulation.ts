@@ -1,5 +1,6 @@
 // The seeded simulation (issue 9, TigerBeetle style): a seed decides a short schedule of steps —
-// reseller orders (bursts, shared Idempotency-Keys, bad accounts), operator top-ups and deductions,
+// reseller orders (bursts, by one reseller or several at once, shared Idempotency-Keys, bad
+// accounts), operator top-ups and deductions,
 // consumer payments with HitPay webhooks repeated, reordered and forged, manual payments, supplier
 // faults (error, timeout, garbage, slow answer, refusal), status refreshes and admin edits — run
 // against a real server and its simulators. After every step the server's invariants
@@ -30,7 +31,8 @@ type WebhookKind = "completed" | "failed" | "pending" | "forged" | "wrongAmount"
 export type SimStep =
   | {
     kind: "order";
-    reseller: number;
+    /** Each places the burst, all at once. */
+    resellers: number[];
     game: "pubg" | "freefire";
     copies: number;
     sharedKey: boolean;
@@ -79,7 +81,9 @@ export function generateSchedule(seed: number, length: number): Schedule {
   const weighted: [number, () => SimStep][] = [
     [30, () => ({
       kind: "order",
-      reseller: reseller(),
+      resellers: chance(0.3)
+        ? resellers.map((_, i) => i).filter((i) => i === 0 || chance(0.7))
+        : [reseller()],
       game: pick(["pubg", "freefire"] as const),
       copies: chance(0.4) ? int(2, 6) : 1,
       sharedKey: chance(0.3),
@@ -461,49 +465,56 @@ export async function runSeed(
     return `10.${(seed >> 8) & 255}.${seed & 255}.${consumerCount}`;
   };
 
+  /** One reseller's part of an order step: its copies of the order, all at once. */
+  async function burst(
+    step: Extract<SimStep, { kind: "order" }>,
+    r: SimReseller,
+    n: number,
+  ): Promise<void> {
+    const item = r.prices[step.game];
+    const userid = step.validAccount
+      ? (step.game === "pubg" ? "5551234" : "123456789")
+      : "invalid-1";
+    const body = step.game === "pubg"
+      ? {
+        game: "PUBG Mobile",
+        supplierGameName: "pubgm",
+        userid,
+        serverid: "",
+        denom: item.key,
+        userName: "Sim",
+        itemName: item.name,
+        amount: item.price,
+        cost: 0,
+      }
+      : {
+        game: "Free Fire",
+        productID: world.freeFire.productId,
+        userid,
+        serverid: "",
+        denom: item.key,
+        userName: "Sim",
+        itemName: item.name,
+        amount: item.price,
+        cost: 0,
+      };
+    const path = step.game === "pubg" ? "/api/reseller/place_order" : "/api/create_order";
+    const key = step.sharedKey ? { "idempotency-key": `sim-${seed}-${stepIndex}-${n}` } : undefined;
+    const answers = await Promise.all(
+      Array.from({ length: step.copies }, () => call(r.client, "POST", path, body, key)),
+    );
+    for (const a of answers) {
+      expect(a, [201, 403], "order");
+      if (a.status === 403 && a.json?.error !== INSUFFICIENT) fail(`403 with ${a.text}`);
+    }
+    const ids = new Set(answers.filter((a) => a.status === 201).map((a) => a.json.order.id));
+    if (step.sharedKey && ids.size > 1) fail(`one Idempotency-Key made ${ids.size} orders`);
+    figures.ordersPlaced += ids.size;
+    figures.refusedInsufficient += answers.filter((a) => a.status === 403).length;
+  }
   const steps: Record<SimStep["kind"], (step: never) => Promise<void>> = {
     order: async (step: Extract<SimStep, { kind: "order" }>) => {
-      const r = resellers[step.reseller];
-      const item = r.prices[step.game];
-      const userid = step.validAccount
-        ? (step.game === "pubg" ? "5551234" : "123456789")
-        : "invalid-1";
-      const body = step.game === "pubg"
-        ? {
-          game: "PUBG Mobile",
-          supplierGameName: "pubgm",
-          userid,
-          serverid: "",
-          denom: item.key,
-          userName: "Sim",
-          itemName: item.name,
-          amount: item.price,
-          cost: 0,
-        }
-        : {
-          game: "Free Fire",
-          productID: world.freeFire.productId,
-          userid,
-          serverid: "",
-          denom: item.key,
-          userName: "Sim",
-          itemName: item.name,
-          amount: item.price,
-          cost: 0,
-        };
-      const path = step.game === "pubg" ? "/api/reseller/place_order" : "/api/create_order";
-      const key = step.sharedKey ? { "idempotency-key": `sim-${seed}-${stepIndex}` } : undefined;
-      const answers = await Promise.all(
-        Array.from({ length: step.copies }, () => call(r.client, "POST", path, body, key)),
-      );
-      for (const a of answers) {
-        expect(a, [201, 403], "order");
-        if (a.status === 403 && a.json?.error !== INSUFFICIENT) fail(`403 with ${a.text}`);
-      }
-      const ids = new Set(answers.filter((a) => a.status === 201).map((a) => a.json.order.id));
-      if (step.sharedKey && ids.size > 1) fail(`one Idempotency-Key made ${ids.size} orders`);
-      figures.ordersPlaced += ids.size;
-      figures.refusedInsufficient += answers.filter((a) => a.status === 403).length;
+      await Promise.all(step.resellers.map((n) => burst(step, resellers[n], n)));
     },
     topup: async (step: Extract<SimStep, { kind: "topup" }>) => {
       const r = resellers[step.reseller];
