@@ -96,7 +96,7 @@ const EnvSchema = z.object({
     15_000,
   ),
   SUPPLIER_CONCURRENCY: z.coerce.number({ error: "expected a number of calls" }).int().min(1)
-    .max(1000).default(50),
+    .max(1000).default(200),
   WEBHOOK_RETRY_DELAYS: z.string().regex(/^\d{1,6}(,\d{1,6}){0,19}$/, {
     error: "expected seconds between attempts, such as 10,60,300",
   }).default("10,60,300,1800,3600,7200,14400,28800,28800"),

@@ -257,3 +257,9 @@ Deno.test("[config] HITPAY_PAYMENT_METHODS takes HitPay's codes and refuses any 
     /HITPAY_PAYMENT_METHODS: '' is not a HitPay payment method code/,
   );
 });
+
+Deno.test("[config] a process has at most 200 calls out at one supplier unless SUPPLIER_CONCURRENCY says", () => {
+  assert.equal(loadConfig({}).supplierConcurrency, 200);
+  assert.equal(loadConfig({ SUPPLIER_CONCURRENCY: "20" }).supplierConcurrency, 20);
+  assert.throws(() => loadConfig({ SUPPLIER_CONCURRENCY: "0" }), ConfigError);
+});
