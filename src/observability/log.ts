@@ -68,10 +68,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * Where the JSON lines go: the lines logged in one turn of the event loop are written together at
  * its end, in one write instead of one each. A warning or an error is written at once, with the
  * lines before it, and so is everything left when the process exits. A process killed outright
- * loses at most the lines of the turn it was in.
+ * loses at most the lines of the turn it was in. Writing never fails the code that logs: a full
+ * pipe is waited for, and lines nobody can take any more (the reader gone) are dropped.
  */
 export function turnBufferedLines(fd: number) {
   const encoder = new TextEncoder();
+  const pause = new Int32Array(new SharedArrayBuffer(4));
   let pending = "";
   let due = false;
   const flush = () => {
@@ -80,7 +82,12 @@ export function turnBufferedLines(fd: number) {
     const bytes = encoder.encode(pending);
     pending = "";
     for (let written = 0; written < bytes.length;) {
-      written += writeSync(fd, bytes, written);
+      try {
+        written += writeSync(fd, bytes, written);
+      } catch (error) {
+        if ((error as { code?: string }).code !== "EAGAIN") return;
+        Atomics.wait(pause, 0, 0, 1);
+      }
     }
   };
   // A Node-style exit and Deno's own (Deno.exit, the end of the program) each tell in their way.

@@ -54,3 +54,21 @@ Deno.test("[log] lines logged together are written in order, and none is lost at
     ],
   );
 });
+
+Deno.test("[log] a reader gone does not fail the code that logs", async () => {
+  const source =
+    `import { logger } from "${
+      new URL("../../src/observability/log.ts", import.meta.url).href
+    }";\nawait new Promise((resolve) => setTimeout(resolve, 200));\n` +
+    `for (let i = 0; i < 1000; i++) logger().info({ msg: "x".repeat(200) });\n` +
+    `await new Promise((resolve) => setTimeout(resolve, 10));\nlogger().error({ msg: "still here" });\n` +
+    `console.error("done");`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-check", source],
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  await child.stdout.cancel();
+  const stderr = new TextDecoder().decode((await child.output()).stderr);
+  assert.equal(stderr.trim(), "done");
+});
