@@ -82,7 +82,11 @@ async function requestJson(
   timeoutMs: number,
 ): Promise<SupplierResult<RawJsonResponse>> {
   // One signal covers connect, headers and body: a supplier that stalls mid-body is a timeout too.
-  const signal = AbortSignal.timeout(timeoutMs);
+  // Its timer is cleared once the answer is in (AbortSignal.timeout's cannot be: under load tens
+  // of thousands would wait out their time, each then making and dispatching an error nobody reads).
+  const controller = new AbortController();
+  const { signal } = controller;
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   let status: number;
   let text: string;
   try {
@@ -93,6 +97,8 @@ async function requestJson(
     const host = new URL(url).host;
     if (signal.aborted) return failWith("timeout", `no answer from ${host} within ${timeoutMs} ms`);
     return failWith("network", `cannot reach ${host}: ${describeError(error)}`);
+  } finally {
+    clearTimeout(timer);
   }
   let json: unknown;
   try {
