@@ -475,29 +475,18 @@ export async function runSeed(
     const userid = step.validAccount
       ? (step.game === "pubg" ? "5551234" : "123456789")
       : "invalid-1";
+    const order = {
+      userid,
+      serverid: "",
+      denom: item.key,
+      userName: "Sim",
+      itemName: item.name,
+      amount: item.price,
+      cost: 0,
+    };
     const body = step.game === "pubg"
-      ? {
-        game: "PUBG Mobile",
-        supplierGameName: "pubgm",
-        userid,
-        serverid: "",
-        denom: item.key,
-        userName: "Sim",
-        itemName: item.name,
-        amount: item.price,
-        cost: 0,
-      }
-      : {
-        game: "Free Fire",
-        productID: world.freeFire.productId,
-        userid,
-        serverid: "",
-        denom: item.key,
-        userName: "Sim",
-        itemName: item.name,
-        amount: item.price,
-        cost: 0,
-      };
+      ? { game: "PUBG Mobile", supplierGameName: "pubgm", ...order }
+      : { game: "Free Fire", productID: world.freeFire.productId, ...order };
     const path = step.game === "pubg" ? "/api/reseller/place_order" : "/api/create_order";
     const key = step.sharedKey ? { "idempotency-key": `sim-${seed}-${stepIndex}-${n}` } : undefined;
     const answers = await Promise.all(
