@@ -34,6 +34,11 @@ async function newReseller(db: Db, name: string, balanceCents: number) {
   });
 }
 
+/** A test reseller as the portal's route passes it: read with its session. */
+function knownReseller(r: { _id: string; name: string }) {
+  return { id: r._id, name: r.name, markup: { pubgm: 5 }, disable_discounts: false };
+}
+
 async function balanceOf(db: Db, id: string): Promise<number> {
   const r = await db.selectFrom("resellers").select("balance_cents").where("id", "=", id)
     .executeTakeFirstOrThrow();
@@ -54,17 +59,28 @@ async function pubgPrice(db: Db): Promise<{ denom: string; cents: number }> {
   };
 }
 
-/** Two app instances' handles and a third to hold rows with, on one new database. */
+/**
+ * Two app instances' handles and a third to hold rows with, on one new database where PUBG Mobile
+ * is launched (`denom` its first item, `cents` its price at a 5 % markup).
+ */
 async function onTwoInstances(
   fn: (
-    handles: { first: Db; second: Db; locker: Db; sim: ReturnType<typeof startTestSuppliers> },
+    world: {
+      first: Db;
+      second: Db;
+      locker: Db;
+      sim: ReturnType<typeof startTestSuppliers>;
+      denom: string;
+      cents: number;
+    },
   ) => Promise<void>,
 ): Promise<void> {
   const tdb = await createTestDatabase(backend);
   const sim = startTestSuppliers();
   const [first, second, locker] = [tdb.open(), tdb.open(), tdb.open()];
   try {
-    await fn({ first, second, locker, sim });
+    await launchPubgMobile(first, sim.suppliers);
+    await fn({ first, second, locker, sim, ...await pubgPrice(first) });
   } finally {
     await Promise.all([first.destroy(), second.destroy(), locker.destroy()]);
     await sim.close();
@@ -159,11 +175,10 @@ Deno.test({
           r: Awaited<ReturnType<typeof newReseller>>,
           inputs: { denom?: string; key?: string }[],
         ) => {
-          const known = { id: r._id, name: r.name, markup: { pubgm: 5 }, disable_discounts: false };
           return Promise.allSettled(inputs.map(({ denom: d, key }) =>
             placeResellerOrder(
               ctx,
-              { ...order(r._id, d ? { denom: d } : {}), knownReseller: known },
+              { ...order(r._id, d ? { denom: d } : {}), knownReseller: knownReseller(r) },
               key,
             )
           ));
@@ -244,15 +259,9 @@ Deno.test({
             const short = await newReseller(db, "Short", cents - 1);
             const some = await newReseller(db, "Some", 2 * cents);
             const placing = [rich, short, some, some, rich, some];
-            const known = (r: typeof rich) => ({
-              id: r._id,
-              name: r.name,
-              markup: { pubgm: 5 },
-              disable_discounts: false,
-            });
             const results = await Promise.allSettled(
               placing.map((r) =>
-                placeResellerOrder(ctx, { ...order(r._id), knownReseller: known(r) })
+                placeResellerOrder(ctx, { ...order(r._id), knownReseller: knownReseller(r) })
               ),
             );
             assert.deepEqual(
@@ -546,16 +555,13 @@ Deno.test({
   ignore: backend !== "postgres",
   ...opts,
   async fn() {
-    await onTwoInstances(async ({ first, second, locker, sim }) => {
-      await launchPubgMobile(first, sim.suppliers);
-      const { denom, cents } = await pubgPrice(first);
+    await onTwoInstances(async ({ first, second, locker, sim, denom, cents }) => {
       const r = await newReseller(first, "Twice", 10 * cents);
-      const known = { id: r._id, name: r.name, markup: { pubgm: 5 }, disable_discounts: false };
       const place = (db: Db, keys: string[]) =>
         keys.map((key) =>
           placeResellerOrder(
             { db, suppliers: sim.suppliers },
-            { ...pubgOrderInput(r._id, denom), knownReseller: known },
+            { ...pubgOrderInput(r._id, denom), knownReseller: knownReseller(r) },
             key,
           )
         );
@@ -588,9 +594,7 @@ Deno.test({
   ignore: backend !== "postgres",
   ...opts,
   async fn() {
-    await onTwoInstances(async ({ first, second, locker, sim }) => {
-      await launchPubgMobile(first, sim.suppliers);
-      const { denom, cents } = await pubgPrice(first);
+    await onTwoInstances(async ({ first, second, locker, sim, denom, cents }) => {
       const [a, b] = [
         await newReseller(first, "Left", 10 * cents),
         await newReseller(first, "Right", 10 * cents),
@@ -601,12 +605,7 @@ Deno.test({
             { db, suppliers: sim.suppliers },
             {
               ...pubgOrderInput(r._id, denom),
-              knownReseller: {
-                id: r._id,
-                name: r.name,
-                markup: { pubgm: 5 },
-                disable_discounts: false,
-              },
+              knownReseller: knownReseller(r),
             },
           )
         );
