@@ -32,22 +32,19 @@ const CENSORED = "[redacted]";
  * as its kind, message and stack only, whatever else it carries.)
  */
 export function censorSecrets(fields: Record<string, unknown>): Record<string, unknown> {
-  let censored = fields;
-  const set = (key: string, value: unknown) => {
+  let censored = shallowCensored(fields);
+  for (const key in censored) {
+    const value = censored[key];
+    if (!isPlainObject(value)) continue;
+    const inner = shallowCensored(value);
+    if (inner === value) continue;
     if (censored === fields) censored = { ...fields };
-    censored[key] = value;
-  };
-  for (const key in fields) {
-    const value = fields[key];
-    if (SECRET_KEYS.has(key)) set(key, CENSORED);
-    else if (isPlainObject(value)) {
-      const inner = shallowCensored(value);
-      if (inner !== value) set(key, inner);
-    }
+    censored[key] = inner;
   }
   return censored;
 }
 
+/** `object` with its own secret keys' values censored: a copy when it has any, else itself. */
 function shallowCensored(object: Record<string, unknown>): Record<string, unknown> {
   let censored = object;
   for (const key in object) {
