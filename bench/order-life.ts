@@ -48,6 +48,9 @@ export async function captureOrderLife(tdb: TestDatabase, email: string): Promis
       .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
     const denom = (game.game_items as { nameSupplier: string }[])[0].nameSupplier;
     const session = await handle.record(() => findLiveSessionWithUser(db, idHash));
+    // The one captured is a running app's order: this process has read the game whole already,
+    // with an order before it, as an app process does with its first order of a game.
+    await liveOrders(handle, sim, reseller, denom, 1, 1);
     const life = await liveOrders(handle, sim, reseller, denom, 1, 1);
     const [order] = life.orders;
     return {

@@ -1,9 +1,10 @@
 // How many statements a reseller order costs the database over its whole life (issue 23): the
 // placement (the domain call behind POST /api/reseller/place_order, after its session lookup: the
-// game with the Idempotency-Key, then the placement statement), the job runner's pass that sends
-// it to EliteDias (claim; the order read with its attempt recorded; EliteDias' answer recorded
-// with the move to pending and the status check queued; done), and the pass that checks it and
-// marks it successful (tests/helpers/order-life.ts); for one order, and for ten placed at once
+// game's row version with the Idempotency-Key, then the placement statement; the game itself is
+// read whole only by a process's first order of it and after it changed), the job runner's pass
+// that sends it to EliteDias (claim; the order read with its attempt recorded; EliteDias' answer
+// recorded with the move to pending and the status check queued; done), and the pass that checks
+// it and marks it successful (tests/helpers/order-life.ts); for one order, and for ten placed at once
 // by one reseller (their placements' reads go out as one statement and their placements as
 // another, one debit for the ten; a lane claims them together, reads them together, records the
 // answers that arrive together in one statement, and marks them done together), and for ten
@@ -86,6 +87,14 @@ Deno.test({
           1,
         );
 
+      // The process's first order of the game also reads the game whole (its items and markups);
+      // later ones find it kept, at the row version their read returns.
+      const first = await liveOrders(handle, sim, ordering, denom, 1);
+      assert.deepEqual(
+        countsOf(first),
+        { placement: 3, create: 4, check: 4, total: 11 },
+        sqlOf(first),
+      );
       const one = await liveOrders(handle, sim, ordering, denom, 1);
       assert.deepEqual(
         countsOf(one),

@@ -382,6 +382,44 @@ Deno.test({
           },
         );
 
+        await t.step(
+          "a game changed after an order, by any writer, prices the next order anew",
+          async () => {
+            const r = await newReseller(db, "Repriced", 10 * cents);
+            await placeResellerOrder(ctx, order(r._id));
+            assert.equal(await balanceOf(db, r._id), 9 * cents);
+            // An operator's SQL, which no save of the app's (and no version) goes through.
+            const setFirstCost = (cost: unknown) =>
+              sql`UPDATE games SET game_items = jsonb_set(game_items, '{0,cost}', ${
+                JSON.stringify(cost)
+              }::text::jsonb) WHERE supplier_name = 'pubgm'`.execute(db);
+            const before = await db.selectFrom("games").select("game_items")
+              .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
+            const item = (before.game_items as GameItemDto[])[0];
+            const dearer = { ...item, cost: Number(item.cost) * 2 };
+            await setFirstCost(dearer.cost);
+            try {
+              const placed = await placeResellerOrder(ctx, order(r._id));
+              const newCents = computeResellerPrice(dearer, {
+                markupPercent: 5,
+                disableDiscounts: false,
+              });
+              assert.notEqual(newCents, cents);
+              assert.equal(placed.body.order.amount, newCents / 100);
+              assert.equal(await balanceOf(db, r._id), 9 * cents - newCents);
+            } finally {
+              await setFirstCost(item.cost);
+            }
+            await placeResellerOrder(ctx, order(r._id));
+            assert.equal(
+              await balanceOf(db, r._id),
+              8 * cents -
+                computeResellerPrice(dearer, { markupPercent: 5, disableDiscounts: false }),
+              "priced at the restored cost again",
+            );
+          },
+        );
+
         await t.step("a definitive supplier failure refunds exactly once", async () => {
           const r = await newReseller(db, "Unlucky", 5 * cents);
           const placed = await placeResellerOrder(ctx, order(r._id));

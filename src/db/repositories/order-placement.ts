@@ -30,9 +30,52 @@ export interface GameAndKeptAnswer {
 }
 
 /**
- * Placements' reads, one statement: for each, the ordered game and, with an Idempotency-Key, what
- * the key holds, so a repeat is answered as it first was before any check or supplier call. One
- * answer per read, in order.
+ * Games as this process last read them, per database handle, by id, each with the row version it
+ * was read at (`xmin`: every update of the row makes a new one, whoever makes it: an admin's save,
+ * a price sync, an operator's SQL). Bounded by the games there are; cleared past GAMES_KEPT (games
+ * deleted meanwhile).
+ */
+const gamesRead = new WeakMap<Db, Map<string, { rowVersion: string; game: GameRow }>>();
+
+const GAMES_KEPT = 1000;
+
+/**
+ * The games at the row versions a placement's read found, from `gamesRead` or, for those that
+ * changed since (or are not read here yet), read whole in one statement. A game deleted meanwhile
+ * is missing; one saved again meanwhile comes at its newer version, as a later read would give it.
+ */
+async function gamesAt(
+  db: Db,
+  found: { id: string; rowVersion: string }[],
+): Promise<Map<string, GameRow>> {
+  let kept = gamesRead.get(db);
+  if (!kept) gamesRead.set(db, kept = new Map());
+  const changed = [
+    ...new Set(found.filter((f) => kept.get(f.id)?.rowVersion !== f.rowVersion).map((f) => f.id)),
+  ];
+  if (changed.length) {
+    const { rows } = await sql<GameRow & { row_version: string }>`
+      SELECT g.*, g.xmin::text AS row_version FROM games g
+      WHERE g.id IN (SELECT jsonb_array_elements_text(${
+      JSON.stringify(changed)
+    }::text::jsonb)::uuid)`
+      .execute(db);
+    if (kept.size + rows.length > GAMES_KEPT) kept.clear();
+    for (const { row_version, ...game } of rows) {
+      kept.set(game.id, { rowVersion: row_version, game });
+    }
+  }
+  return new Map(found.flatMap((f) => {
+    const game = kept.get(f.id)?.game;
+    return game ? [[f.id, game]] : [];
+  }));
+}
+
+/**
+ * Placements' reads, one statement: for each, the ordered game's id and row version and, with an
+ * Idempotency-Key, what the key holds, so a repeat is answered as it first was before any check or
+ * supplier call. The games themselves (items, packages, markups: kilobytes each) come from
+ * `gamesAt`, read again only when they changed. One answer per read, in order.
  */
 export async function findGamesAndKeptAnswers(
   db: Db,
@@ -47,33 +90,42 @@ export async function findGamesAndKeptAnswers(
     key: read.key?.key ?? null,
   }));
   // Without a game, its columns come back null.
-  const { rows } = await sql<
-    Omit<GameRow, "id"> & {
-      read_n: number;
-      id: string | null;
-      kept_fingerprint: string | null;
-      kept_status: number | null;
-      kept_text: string | null;
-    }
-  >`
-    SELECT i.n AS read_n, g.*, k.fingerprint AS kept_fingerprint,
-      k.response_status AS kept_status, k.response_body AS kept_text
+  const { rows } = await sql<{
+    read_n: number;
+    game_id: string | null;
+    game_row_version: string | null;
+    kept_fingerprint: string | null;
+    kept_status: number | null;
+    kept_text: string | null;
+  }>`
+    SELECT i.n AS read_n, g.id AS game_id, g.xmin::text AS game_row_version,
+      k.fingerprint AS kept_fingerprint, k.response_status AS kept_status,
+      k.response_body AS kept_text
     FROM jsonb_to_recordset(${JSON.stringify(input)}::text::jsonb)
         AS i(n int, supplier text, supplier_name text, product_id text, scope text, key text)
       LEFT JOIN games g ON g.supplier = i.supplier
         AND (g.supplier_name = i.supplier_name OR g.supplier_game_id = i.product_id)
       LEFT JOIN idempotency_keys k ON k.scope = i.scope AND k.key = i.key`.execute(db);
-  const answers: GameAndKeptAnswer[] = reads.map(() => ({}));
-  for (const { read_n, kept_fingerprint, kept_status, kept_text, ...row } of rows) {
-    if (answers[read_n].game || answers[read_n].kept) continue;
-    answers[read_n] = {
-      game: row.id === null ? undefined : { ...row, id: row.id },
-      kept: kept_fingerprint === null
-        ? undefined
-        : { fingerprint: kept_fingerprint, status: kept_status, text: kept_text },
+  const firsts = new Map<number, (typeof rows)[number]>();
+  for (const row of rows) if (!firsts.has(row.read_n)) firsts.set(row.read_n, row);
+  const games = await gamesAt(
+    db,
+    [...firsts.values()].flatMap((row) =>
+      row.game_id === null ? [] : [{ id: row.game_id, rowVersion: row.game_row_version! }]
+    ),
+  );
+  return reads.map((_, n) => {
+    const row = firsts.get(n);
+    if (!row) return {};
+    return {
+      game: row.game_id === null ? undefined : games.get(row.game_id),
+      kept: row.kept_fingerprint === null ? undefined : {
+        fingerprint: row.kept_fingerprint,
+        status: row.kept_status,
+        text: row.kept_text,
+      },
     };
-  }
-  return answers;
+  });
 }
 
 /**
