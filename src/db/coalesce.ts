@@ -129,11 +129,19 @@ export function coalescePerHandle<H extends object, I, O>(
 }
 
 /**
- * A many-row statement's text list as a subquery, `col IN ${textList(ids)}`: one statement text
- * whatever the number of values (an `IN` list would prepare one per count).
+ * A many-row statement's values as `col = ${anyOfList(values)}`: one array, passed as JSON text
+ * (both drivers pass it alike), so one statement text whatever their number. The planner reads
+ * `= ANY(array)` by the column's index. The former `col IN (SELECT jsonb_array_elements_text(…))`
+ * it took for a hundred rows, and on a table of 7000 orders it read the whole table to find 8
+ * (2.9 ms against 0.2 ms; issue 23). `type` is the column's type (text, uuid).
  */
-export function textList(values: readonly string[]): RawBuilder<unknown> {
-  return sql`(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::text::jsonb))`;
+export function anyOfList(
+  values: readonly string[],
+  type: "text" | "uuid" = "text",
+): RawBuilder<unknown> {
+  return sql`ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::text::jsonb)::${
+    sql.raw(type)
+  }))`;
 }
 
 /** A many-row statement's answers in the order of its calls: `keys[i]`'s row, or undefined. */

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../client.ts";
-import { coalescePerHandle } from "../coalesce.ts";
+import { anyOfList, coalescePerHandle } from "../coalesce.ts";
 import type { GameRow, NewOrder, OrderSnapshot } from "../schema.ts";
 import { conditionalDebit, conditionalDebitEach } from "./ledger.ts";
 import type { NewJob } from "./jobs.ts";
@@ -56,9 +56,7 @@ async function gamesAt(
   if (changed.length) {
     const { rows } = await sql<GameRow & { row_version: string }>`
       SELECT g.*, g.xmin::text AS row_version FROM games g
-      WHERE g.id IN (SELECT jsonb_array_elements_text(${
-      JSON.stringify(changed)
-    }::text::jsonb)::uuid)`
+      WHERE g.id = ${anyOfList(changed, "uuid")}`
       .execute(db);
     if (kept.size + rows.length > GAMES_KEPT) kept.clear();
     for (const { row_version, ...game } of rows) {
@@ -89,7 +87,9 @@ export async function findGamesAndKeptAnswers(
     scope: read.key?.scope ?? null,
     key: read.key?.key ?? null,
   }));
-  // Without a game, its columns come back null.
+  const keyed = reads.filter((read) => read.key);
+  // Without a game, its columns come back null. The keys are also given as arrays (`= ANY`),
+  // which the planner reads by the key's index, where the join alone had it scan the table.
   const { rows } = await sql<{
     read_n: number;
     game_id: string | null;
@@ -105,7 +105,9 @@ export async function findGamesAndKeptAnswers(
         AS i(n int, supplier text, supplier_name text, product_id text, scope text, key text)
       LEFT JOIN games g ON g.supplier = i.supplier
         AND (g.supplier_name = i.supplier_name OR g.supplier_game_id = i.product_id)
-      LEFT JOIN idempotency_keys k ON k.scope = i.scope AND k.key = i.key`.execute(db);
+      LEFT JOIN idempotency_keys k ON k.scope = i.scope AND k.key = i.key
+        AND k.scope = ${anyOfList(keyed.map((read) => read.key!.scope))}
+        AND k.key = ${anyOfList(keyed.map((read) => read.key!.key))}`.execute(db);
   const firsts = new Map<number, (typeof rows)[number]>();
   for (const row of rows) if (!firsts.has(row.read_n)) firsts.set(row.read_n, row);
   const games = await gamesAt(

@@ -1,7 +1,7 @@
 import { type SelectQueryBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database, NewOrder, OrderRow } from "../schema.ts";
-import { coalescePerHandle, inOrderOf, textList } from "../coalesce.ts";
+import { anyOfList, coalescePerHandle, inOrderOf } from "../coalesce.ts";
 
 type Handle = Db | Transaction<Database>;
 
@@ -133,7 +133,7 @@ export async function transitionOrdersWithEvents(
       UPDATE orders SET ${
     sql.join(Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value}`))
   }
-      WHERE id IN ${textList(ids)} AND status IN (${sql.join([...from])})
+      WHERE id = ${anyOfList(ids)} AND status IN (${sql.join([...from])})
       RETURNING *
     ), e AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(events)}::text::jsonb)
@@ -170,7 +170,7 @@ export async function findOrdersByIds(
   ids: string[],
 ): Promise<(OrderRow | undefined)[]> {
   const rows = await db.selectFrom("orders").selectAll()
-    .where(sql<boolean>`id IN ${textList(ids)}`).execute();
+    .where(sql<boolean>`id = ${anyOfList(ids)}`).execute();
   return inOrderOf(ids, rows, (row) => row.id);
 }
 

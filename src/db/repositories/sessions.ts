@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { jsonObjectFrom } from "kysely/helpers/postgres";
 import type { Db } from "../client.ts";
-import { coalescePerHandle, inOrderOf, textList } from "../coalesce.ts";
+import { anyOfList, coalescePerHandle, inOrderOf } from "../coalesce.ts";
 import type { SessionRow, SessionStage, UserType } from "../schema.ts";
 import { ADMIN_PUBLIC_COLUMNS, type AdminPublicRow } from "./admins.ts";
 import { RESELLER_PUBLIC_COLUMNS, type ResellerPublicRow } from "./resellers.ts";
@@ -76,7 +76,7 @@ export async function findLiveSessionsWithUsers(
           .where("resellers.deleted_at", "is", null),
       ).as("reseller"),
     ])
-    .where(sql<boolean>`id_hash IN ${textList(idHashes)}`)
+    .where(sql<boolean>`id_hash = ${anyOfList(idHashes)}`)
     .where("expires_at", ">", new Date())
     .execute();
   const found = rows.map(({ admin, reseller, ...session }) => ({

@@ -2,7 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database, OrderRow, SupplierAttemptRow } from "../schema.ts";
 import type { NewJob } from "./jobs.ts";
-import { coalescePerHandle, inOrderOf, textList } from "../coalesce.ts";
+import { anyOfList, coalescePerHandle, inOrderOf } from "../coalesce.ts";
 
 /** An attempt whose outcome nobody knows yet: the request is out, or its answer was unusable. */
 export const UNCERTAIN = "uncertain";
@@ -68,7 +68,7 @@ export async function readOrdersAndStartAttempts(
   const { rows } = await sql<OrderRow & { product_id: string | null; attempt_id: string | null }>`
     WITH o AS (
       SELECT * FROM orders
-      WHERE id IN ${textList(orderIds)}
+      WHERE id = ${anyOfList(orderIds)}
     ), attempt AS (
       INSERT INTO supplier_attempts (order_id, supplier)
       SELECT id, supplier FROM o
@@ -118,7 +118,8 @@ export interface Acceptance {
  * outcome, the order's move from `from` to `changes` (its supplier order id recorded) and, only
  * if it moved and one is given, `watch`. No moment passes in which an attempt says accepted and
  * its order still waits to be sent. One answer per acceptance, in order: the order as moved, or
- * undefined when it had moved on.
+ * undefined when it had moved on. The attempts and orders are found by their ids as arrays too
+ * (`= ANY`), which the planner reads by index, where the join alone had it scan both tables.
  */
 export async function recordAcceptances(
   db: Db,
@@ -147,12 +148,14 @@ export async function recordAcceptances(
     ), attempt AS (
       UPDATE supplier_attempts a
       SET outcome = i.outcome, answer = i.answer, finished_at = ${now}
-      FROM input i WHERE a.id = i.attempt_id
+      FROM input i
+      WHERE a.id = i.attempt_id AND a.id = ANY(ARRAY(SELECT attempt_id FROM input))
     ), moved AS (
       UPDATE orders o SET status = i.status, supplier_order_id = i.supplier_order_id,
         last_error = NULL, review_since = NULL, review_reason = NULL, updated_at = ${now}
       FROM input i
       WHERE o.id = i.order_id AND o.status = ANY(i.from_statuses)
+        AND o.id = ANY(ARRAY(SELECT order_id FROM input))
       RETURNING o.*
     ), watch AS (
       INSERT INTO jobs (kind, payload, run_at, request_id)
