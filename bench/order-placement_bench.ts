@@ -257,6 +257,8 @@ for (const clients of clientCounts) {
           await runClosedLoop(app, warmupSeconds, place);
           await drainOrderJobs(app);
           await withHandle(app.tdb, (db) => sql`VACUUM ANALYZE`.execute(db));
+          // Connections idle through the drain may be past the server's keep-alive: fresh ones.
+          for (const client of app.lean) client.close();
         }
         const appBefore = await cpuMs(app.server.pid);
         const workerBefore = await cpuMs(app.worker!.pid);
