@@ -33,7 +33,7 @@ export interface GameAndKeptAnswer {
  * Games as this process last read them, per database handle, by id, each with the row version it
  * was read at (`xmin`: every update of the row makes a new one, whoever makes it: an admin's save,
  * a price sync, an operator's SQL). Bounded by the games there are; cleared past GAMES_KEPT (games
- * deleted meanwhile).
+ * deleted meanwhile). Placements share the kept rows: they read them and never change them.
  */
 const gamesRead = new WeakMap<Db, Map<string, { rowVersion: string; game: GameRow }>>();
 
