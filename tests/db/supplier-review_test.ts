@@ -19,13 +19,18 @@ import { insertAdmin } from "../../src/db/repositories/admins.ts";
 import {
   finishSupplierAttempt,
   listSupplierAttempts,
+  readOrderAndStartAttempt,
   startSupplierAttempt,
 } from "../../src/db/repositories/supplier-attempts.ts";
+import { PAYMENT_RECEIVED } from "../../src/domain/payments/consumer-states.ts";
+import { refundResellerOrderIn } from "../../src/domain/orders/fulfil.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const TOPUP = "/ed/elitedias_reseller_topup_api";
 const MG_CREATE = "/mg/order/create_order";
+/** Where orders wait to be sent, as the job runner passes it. */
+const WAITING = { reseller: "new", consumer: PAYMENT_RECEIVED };
 const actor = { type: "admin" as const, id: "00000000-0000-0000-0000-000000000001", name: "Ops" };
 
 async function balanceOf(db: Db, id: string): Promise<number> {
@@ -122,7 +127,7 @@ Deno.test({
             const { id } = await placeOne("Quick");
             // The job's create was accepted and its attempt closed, and the order not yet updated
             // with the supplier's id: the order still reads as not sent (simulation seed 1742).
-            const attempt = await startSupplierAttempt(db, id, "elephant");
+            const attempt = await startSupplierAttempt(db, id, WAITING);
             assert.ok(attempt !== undefined);
             await finishSupplierAttempt(db, attempt, "accepted", "supplier order ED1 (pending)");
             const before = sim.requestsTo(TOPUP);
@@ -314,6 +319,56 @@ Deno.test({
             assert.deepEqual(await checkLedger(db), []);
           },
         );
+      });
+    } finally {
+      await sim.close();
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    `[orders:${backend}] a refused create's refund and a refresh at that moment: no second send`,
+  // Two connections at once, one held inside a transaction: PostgreSQL.
+  ignore: backend !== "postgres",
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    const sim = startTestSuppliers();
+    try {
+      await withHandle(tdb, async (db) => {
+        await launchPubgMobile(db, sim.suppliers);
+        const { denom, cents } = await pubgCents(db);
+        const r = await createTestReseller(db, {
+          name: "Refused",
+          email: "refused@test.example",
+          password: "long enough",
+          balanceCents: 5 * cents,
+          markup: { pubgm: 5 },
+        });
+        const placed = await placeResellerOrder(
+          { db, suppliers: sim.suppliers },
+          pubgOrderInput(r._id, denom),
+        );
+        const id = placed.body.order.id;
+        const sent = await readOrderAndStartAttempt(db, { orderId: id, waiting: WAITING });
+        assert.ok(sent?.attempt !== undefined, "the job's attempt");
+        // EliteDias refused it: the job's transaction refunds the order, then closes the attempt
+        // (failOrder). A refresh's clearance to send comes in before that transaction commits; it
+        // began with the order still waiting and meets the attempt being closed.
+        let refresh: ReturnType<typeof readOrderAndStartAttempt> | undefined;
+        await db.transaction().execute(async (trx) => {
+          assert.ok(await refundResellerOrderIn(trx, id, "EliteDias refused it"));
+          await finishSupplierAttempt(trx, sent.attempt!, "failed", "EliteDias refused it");
+          refresh = readOrderAndStartAttempt(db, { orderId: id, waiting: WAITING });
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        });
+        const cleared = await refresh!;
+        assert.equal(cleared?.attempt, undefined, "the refresh is not cleared to send it again");
+        assert.equal((await orderRow(db, id)).status, "error");
+        assert.equal(await balanceOf(db, r._id), 5 * cents, "refunded once");
+        assert.equal((await listSupplierAttempts(db, [id])).length, 1);
       });
     } finally {
       await sim.close();

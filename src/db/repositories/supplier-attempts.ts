@@ -23,16 +23,30 @@ const UNLESS_LIVE = sql`ON CONFLICT (order_id)
   DO NOTHING`;
 
 /**
+ * The orders among `ids` that still wait to be sent (no supplier order id, in their buyer type's
+ * waiting status), for a new attempt: FOR SHARE, so a statement that meets an order whose move
+ * out of waiting (a refused create's refund, say) is being committed waits for it and then sees
+ * the order as moved. Without the lock it would judge the order by the snapshot it began with,
+ * and could clear a refused order to be sent again the moment its attempt was closed.
+ */
+function stillWaiting(ids: readonly string[], waiting: WaitingStatuses) {
+  return sql`SELECT w.id, w.supplier FROM orders w
+    WHERE w.id = ${anyOfList(ids)} AND w.supplier_order_id IS NULL AND w.status = CASE w.buyer_type
+      WHEN 'consumer' THEN ${waiting.consumer}::text ELSE ${waiting.reseller}::text END
+    FOR SHARE`;
+}
+
+/**
  * Records a create request about to be sent, in one statement; its id, or undefined when the
- * order already has a live attempt (UNLESS_LIVE).
+ * order no longer waits to be sent (stillWaiting) or already has a live attempt (UNLESS_LIVE).
  */
 export async function startSupplierAttempt(
   db: Db,
   orderId: string,
-  supplier: string,
+  waiting: WaitingStatuses,
 ): Promise<number | undefined> {
   const { rows } = await sql<{ id: string }>`
-    INSERT INTO supplier_attempts (order_id, supplier) VALUES (${orderId}, ${supplier})
+    INSERT INTO supplier_attempts (order_id, supplier) ${stillWaiting([orderId], waiting)}
     ${UNLESS_LIVE}
     RETURNING id`.execute(db);
   return rows[0] === undefined ? undefined : Number(rows[0].id);
@@ -70,10 +84,7 @@ export async function readOrdersAndStartAttempts(
       SELECT * FROM orders
       WHERE id = ${anyOfList(orderIds)}
     ), attempt AS (
-      INSERT INTO supplier_attempts (order_id, supplier)
-      SELECT id, supplier FROM o
-      WHERE supplier_order_id IS NULL AND status = CASE buyer_type
-        WHEN 'consumer' THEN ${waiting.consumer}::text ELSE ${waiting.reseller}::text END
+      INSERT INTO supplier_attempts (order_id, supplier) ${stillWaiting(orderIds, waiting)}
       ${UNLESS_LIVE}
       RETURNING id, order_id
     )
@@ -187,7 +198,7 @@ export async function findLiveSupplierAttempt(
 
 /** Records what came of an attempt: `UNCERTAIN` keeps it open. */
 export async function finishSupplierAttempt(
-  db: Db,
+  db: Db | Transaction<Database>,
   id: number,
   outcome: string,
   answer: string,

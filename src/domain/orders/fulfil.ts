@@ -141,6 +141,8 @@ function isAcceptedOpen(
 interface Created {
   verdict: SupplierVerdict;
   accepted?: number;
+  /** The attempt the supplier refused (verdict failed), for failOrder to close. */
+  refused?: number;
 }
 
 /**
@@ -187,7 +189,12 @@ async function createAtSupplier(
     // MooGold's own answer that it holds no order under our reference: safe to send.
     if (r.kind !== "supplier") return { verdict: { kind: "unknown", reason: classify(r).reason } };
     await closeOpenSupplierAttempt(db, order.id, "not at supplier", classify(r).reason);
-    const again = await startSupplierAttempt(db, order.id, order.supplier);
+    const again = await startSupplierAttempt(db, order.id, WAITING);
+    if (again === undefined) {
+      // The order moved on since it was read (a refused create's refund, say), or another
+      // attempt began meanwhile: not sent from here; a later read tells where it stands.
+      return { verdict: { kind: "unknown", reason: "moved on or being sent meanwhile" } };
+    }
     return await createAtSupplier(db, suppliers, order, productId, again);
   }
   const create = await prepareCreate(suppliers, order, productId);
@@ -198,6 +205,9 @@ async function createAtSupplier(
   }
   const verdict = await create();
   if (isAcceptedOpen(verdict)) return { verdict, accepted: attempt };
+  // A refusal closes its attempt in the transaction that fails the order (failOrder): closed
+  // first, it would clear the order, still waiting, for a refresh to send again.
+  if (verdict.kind === "failed") return { verdict, refused: attempt };
   await finishSupplierAttempt(db, attempt, ...attemptRecord(verdict));
   if (verdict.kind === "unknown" && order.supplier === "elephant") {
     return {
@@ -311,26 +321,41 @@ export function isOpenAtSupplier(order: OrderRow): boolean {
     : OPEN_RESELLER_STATUSES.includes(order.status as "new" | "pending");
 }
 
-/** A definitive failure: resellers get their money back once; consumer orders wait for an admin. */
-async function failOrder(db: Db, order: OrderRow, reason: string): Promise<void> {
-  if (order.buyer_type === "consumer") await failConsumerOrder(db, order.id, reason);
-  else await refundResellerOrder(db, order.id, reason);
+/**
+ * A definitive failure: resellers get their money back once; consumer orders wait for an admin.
+ * With `refused`, the attempt the supplier refused is closed in the same transaction, after the
+ * order's move: no moment shows the attempt closed and the order still waiting to be sent, which
+ * would clear a refresh to send it again (and the supplier might take that one).
+ */
+async function failOrder(
+  db: Db,
+  order: OrderRow,
+  reason: string,
+  refused?: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (order.buyer_type === "consumer") await failConsumerOrder(trx, order.id, reason);
+    else await refundResellerOrderIn(trx, order.id, reason);
+    if (refused !== undefined) await finishSupplierAttempt(trx, refused, "failed", reason);
+  });
 }
 
 /**
  * Applies a verdict to `order` (as read just before asking the supplier): forward moves only,
- * refund on a definitive failure. Returns the order as it now stands when an update returned it
- * (or nothing needed changing), undefined when only a fresh read can tell.
+ * refund on a definitive failure (closing `refused`, the attempt the supplier refused, with it).
+ * Returns the order as it now stands when an update returned it (or nothing needed changing),
+ * undefined when only a fresh read can tell.
  */
 async function applyVerdict(
   db: Db,
   order: OrderRow,
   verdict: SupplierVerdict,
   siteUrl?: string,
+  refused?: number,
 ): Promise<OrderRow | undefined> {
   const { toSend, atSupplier } = stagesOf(order);
   if (verdict.kind === "failed") {
-    await failOrder(db, order, verdict.reason);
+    await failOrder(db, order, verdict.reason, refused);
     return undefined;
   }
   if (verdict.kind === "unknown") {
@@ -423,7 +448,13 @@ async function sendById(
   if (!read) return undefined;
   const { order, productId, attempt } = read;
   if (!awaitsSending(order)) return { done: true };
-  const { verdict, accepted } = await createAtSupplier(db, suppliers, order, productId, attempt);
+  const { verdict, accepted, refused } = await createAtSupplier(
+    db,
+    suppliers,
+    order,
+    productId,
+    attempt,
+  );
   if (accepted !== undefined && isAcceptedOpen(verdict)) {
     const [outcome, answer] = attemptRecord(verdict);
     const { toSend, atSupplier } = stagesOf(order);
@@ -438,7 +469,7 @@ async function sendById(
     if (check && after) wakeJobsAt(check.runAt, check.kind);
     return { done: true, after, watched: watch && after !== undefined };
   }
-  const after = await applyVerdict(db, order, verdict, siteUrl);
+  const after = await applyVerdict(db, order, verdict, siteUrl, refused);
   return { done: verdict.kind !== "unknown", after };
 }
 
