@@ -6,11 +6,8 @@
 // took for a hundred rows: it scanned these tables to find a handful.
 import assert from "node:assert/strict";
 import { CompiledQuery, sql } from "kysely";
-import { createTestDatabase, testBackend } from "../helpers/backends.ts";
-import { startTestSuppliers } from "../helpers/suppliers.ts";
-import { createTestReseller } from "../helpers/resellers.ts";
-import { launchPubgMobile } from "../helpers/orders.ts";
-import { liveOrders, recordingHandle } from "../helpers/order-life.ts";
+import { testBackend } from "../helpers/backends.ts";
+import { liveOrders, withOrderLives } from "../helpers/order-life.ts";
 
 const backend = testBackend();
 const HISTORY = 20_000;
@@ -23,23 +20,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const tdb = await createTestDatabase(backend);
-    const sim = startTestSuppliers();
-    const handle = recordingHandle((listener) => tdb.open(listener));
-    const { db } = handle;
-    try {
-      await launchPubgMobile(db, sim.suppliers);
-      const reseller = await createTestReseller(db, {
-        name: "Planned",
-        email: "planned@test.example",
-        password: "long enough",
-        balanceCents: 1_000_000,
-        markup: {},
-      });
-      const game = await db.selectFrom("games").select("game_items")
-        .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
-      const denom = (game.game_items as { nameSupplier: string }[])[0].nameSupplier;
-      const ordering = { id: reseller._id, name: "Planned", markup: {}, disable_discounts: false };
+    await withOrderLives("Planned", 1_000_000, async ({ handle, db, sim, denom, ordering }) => {
       const [first] = (await liveOrders(handle, sim, ordering, denom, 1)).orders;
       // The history: copies of that order (failed, so no balance or dashboard figure moves), each
       // with an attempt, a key and its two jobs done.
@@ -58,7 +39,7 @@ Deno.test({
         SELECT 'H' || n, 'elephant', 'failed', now() FROM generate_series(1, ${HISTORY}) n`
         .execute(db);
       await sql`INSERT INTO idempotency_keys (scope, key, fingerprint, response_status)
-        SELECT ${`reseller:${reseller._id}`}, gen_random_uuid()::text, 'f', 201
+        SELECT ${`reseller:${ordering.id}`}, gen_random_uuid()::text, 'f', 201
         FROM generate_series(1, ${HISTORY}) n`.execute(db);
       await sql`INSERT INTO jobs (kind, payload, run_at, done_at)
         SELECT kind, jsonb_build_object('orderId', 'H' || n), now(), now()
@@ -84,10 +65,6 @@ Deno.test({
       }
       assert.deepEqual(scans, []);
       await sql`DELETE FROM orders WHERE id LIKE 'H%'`.execute(db);
-    } finally {
-      await db.destroy();
-      await sim.close();
-      await tdb.drop();
-    }
+    });
   },
 });

@@ -13,15 +13,13 @@
 // change that adds a statement to the order path fails here; one that saves a statement lowers
 // the expected counts (and the before/after in bench/RESULTS.md).
 import assert from "node:assert/strict";
-import { createTestDatabase, testBackend } from "../helpers/backends.ts";
-import { startTestSuppliers } from "../helpers/suppliers.ts";
+import { testBackend } from "../helpers/backends.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
-import { launchPubgMobile } from "../helpers/orders.ts";
 import {
   liveOrders,
   type LoggedStatement,
   type OrderLives,
-  recordingHandle,
+  withOrderLives,
 } from "../helpers/order-life.ts";
 
 /**
@@ -49,24 +47,7 @@ Deno.test({
     `[order statements:${backend}] a reseller order's life, placed to successful, alone and ten at once`,
   ...opts,
   async fn() {
-    const tdb = await createTestDatabase(backend);
-    const sim = startTestSuppliers();
-    const handle = recordingHandle((listener) => tdb.open(listener));
-    const { db } = handle;
-    try {
-      await launchPubgMobile(db, sim.suppliers);
-      const reseller = await createTestReseller(db, {
-        name: "Counted",
-        email: "counted@test.example",
-        password: "long enough",
-        balanceCents: 100_000,
-        markup: {},
-      });
-      const game = await db.selectFrom("games").select("game_items")
-        .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
-      const denom = (game.game_items as { nameSupplier: string }[])[0].nameSupplier;
-      // As the portal's route passes it: read with the session.
-      const ordering = { id: reseller._id, name: "Counted", markup: {}, disable_discounts: false };
+    await withOrderLives("Counted", 100_000, async ({ handle, db, sim, denom, ordering }) => {
       const countsOf = ({ placement, create, check }: OrderLives) => {
         const counts = {
           placement: placement.length,
@@ -134,10 +115,6 @@ Deno.test({
         `ten at once: ${ten.placement.length} + ${ten.create.length} + ${ten.check.length} ` +
           `statements (writes: ${writes(ten.create)} create, ${writes(ten.check)} check)`,
       );
-    } finally {
-      await db.destroy();
-      await sim.close();
-      await tdb.drop();
-    }
+    });
   },
 });

@@ -13,8 +13,10 @@ import {
 } from "../../src/domain/orders/place.ts";
 import { orderJobHandlers } from "../../src/domain/orders/jobs.ts";
 import { createJobRunner } from "../../src/domain/jobs.ts";
-import type { startTestSuppliers } from "./suppliers.ts";
-import { pubgOrderInput } from "./orders.ts";
+import { startTestSuppliers } from "./suppliers.ts";
+import { launchPubgMobile, pubgOrderInput } from "./orders.ts";
+import { createTestDatabase } from "./backends.ts";
+import { createTestReseller } from "./resellers.ts";
 
 /** A statement as a handle sent it, and the rows it answered. */
 export interface LoggedStatement {
@@ -101,4 +103,49 @@ export async function liveOrders(
     .where("id", "in", orders.map((o) => o.id)).where("status", "!=", "successful").execute();
   if (open.length) throw new Error(`orders not delivered: ${open.map((o) => o.id).join(", ")}`);
   return { placement, create, check, orders };
+}
+
+/** What `withOrderLives` gives its work: the recording handle, the suppliers, what to order. */
+export interface OrderLivesSetup {
+  handle: ReturnType<typeof recordingHandle>;
+  db: Db;
+  sim: ReturnType<typeof startTestSuppliers>;
+  /** PUBG Mobile's first denomination. */
+  denom: string;
+  /** The reseller as the portal's route passes it: read with its session. */
+  ordering: OrderingReseller;
+}
+
+/**
+ * A fresh database with PUBG Mobile launched and one reseller named `name` holding
+ * `balanceCents`, a recording handle on it and the test suppliers, for `work`; all closed after.
+ */
+export async function withOrderLives(
+  name: string,
+  balanceCents: number,
+  work: (setup: OrderLivesSetup) => Promise<void>,
+): Promise<void> {
+  const tdb = await createTestDatabase();
+  const sim = startTestSuppliers();
+  const handle = recordingHandle((listener) => tdb.open(listener));
+  const { db } = handle;
+  try {
+    await launchPubgMobile(db, sim.suppliers);
+    const reseller = await createTestReseller(db, {
+      name,
+      email: `${name.toLowerCase()}@test.example`,
+      password: "long enough",
+      balanceCents,
+      markup: {},
+    });
+    const game = await db.selectFrom("games").select("game_items")
+      .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
+    const denom = (game.game_items as { nameSupplier: string }[])[0].nameSupplier;
+    const ordering = { id: reseller._id, name, markup: {}, disable_discounts: false };
+    await work({ handle, db, sim, denom, ordering });
+  } finally {
+    await db.destroy();
+    await sim.close();
+    await tdb.drop();
+  }
 }
