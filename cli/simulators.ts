@@ -37,6 +37,7 @@ const LEVERS = new Set([
   "omitMarketPrice",
   "pay",
   "fail",
+  "refund",
   "resendWebhook",
   "holdWebhooks",
   "listRequests",

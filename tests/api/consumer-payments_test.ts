@@ -127,6 +127,29 @@ Deno.test({
       });
 
       await t.step(
+        "a signed payment of the business that is no order of ours is answered 200, counted apart",
+        async () => {
+          // HitPay sends the endpoint every payment of the business (a payment link, an invoice).
+          const invoice = signedWebhook({
+            payment_id: "pay-invoice-1",
+            payment_request_id: "invoice-request-1",
+            reference_number: "INV-2041",
+            phone: "",
+            amount: "120.00",
+            currency: "SGD",
+            status: "completed",
+          });
+          const first = await postWebhook(server.url, invoice);
+          assert.equal(first.status, 200, JSON.stringify(first.json));
+          assert.deepEqual(first.json, { received: true, ignored: "not an order of this shop" });
+          const again = await postWebhook(server.url, invoice);
+          assert.deepEqual([again.status, again.json.duplicate], [200, true]);
+          const metrics = await (await fetch(new URL("/metrics", server.url))).text();
+          assert.match(metrics, /topup_consumer_payments_total\{[^}]*outcome="foreign"[^}]*\} 1/);
+        },
+      );
+
+      await t.step(
         "the same valid webhook 100 times makes one transition and one supplier order",
         async () => {
           const webhook = signedWebhook(await fields());
@@ -251,8 +274,9 @@ Deno.test({
           "payment failed; order stays successful",
         ]);
         const ignored = await db.selectFrom("payment_events").select(["order_id", "outcome"])
-          .where("outcome", "like", "ignored:%").execute();
+          .where("outcome", "like", "ignored:%").orderBy("id").execute();
         assert.deepEqual(ignored, [
+          { order_id: null, outcome: "ignored: not an order of this shop" },
           { order_id: null, outcome: "ignored: charge.created events are not handled" },
         ]);
         const charged = await db.selectFrom("orders").select(["amount_cents", "status"])

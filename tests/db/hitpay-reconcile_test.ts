@@ -224,15 +224,73 @@ Deno.test({
 });
 
 /** HitPay's v1 webhook of a completed payment of `requestId` for order `orderId`. */
-function signedCompletion(orderId: string, requestId: string): string {
+function signedCompletion(orderId: string, requestId: string, cents = PRICE_CENTS): string {
   const fields = {
     payment_id: `late-${requestId}`,
     payment_request_id: requestId,
     reference_number: orderId,
     phone: "",
-    amount: (PRICE_CENTS / 100).toFixed(2),
+    amount: (cents / 100).toFixed(2),
     currency: "SGD",
     status: "completed",
   };
   return new URLSearchParams({ ...fields, hmac: signHitPayV1(fields, SALT) }).toString();
 }
+
+Deno.test({
+  name: "[hitpay reconcile] a payment HitPay refunded before we heard of it pays nothing, once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withWorld(async (w) => {
+      const { order, requestId } = await w.awaitingOrder("CRECONCILE0006");
+      // The webhook is lost, and the payment is refunded from HitPay's dashboard meanwhile: the
+      // request stays "completed", only its payment says "refunded".
+      w.sim.holdWebhooks(true);
+      w.sim.pay(requestId);
+      const paymentId = succeededPaymentOf(w.sim, requestId);
+      w.sim.refund(requestId);
+      const request = await w.hitpay.getPaymentRequest(requestId);
+      assert.equal(request.status, "completed");
+      assert.deepEqual(request.payments.map((p) => p.status), ["refunded"]);
+
+      assert.equal(
+        await reconcileHitPayPayment(w.db, w.hitpay, order, SITE),
+        `payment refunded; order stays ${AWAITING_PAYMENT}`,
+      );
+      assert.equal(await w.statusOf(order.id), AWAITING_PAYMENT, "nothing to deliver");
+      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, order, SITE), "duplicate");
+      assert.deepEqual(await w.eventsOf(order.id), [
+        {
+          event_key: `${paymentId}:refunded`,
+          outcome: `payment refunded; order stays ${AWAITING_PAYMENT}`,
+        },
+      ]);
+    });
+  },
+});
+
+Deno.test({
+  name: "[hitpay webhook] a signed event refused for its amount leaves its key to the genuine one",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withWorld(async (w) => {
+      const { order, requestId } = await w.awaitingOrder("CRECONCILE0007");
+      const receive = (rawBody: string) =>
+        receiveHitPayWebhook(w.db, { rawBody, headers: new Headers(), salt: SALT, siteUrl: SITE });
+      const wrong = await receive(signedCompletion(order.id, requestId, PRICE_CENTS - 100));
+      assert.deepEqual(wrong, { kind: "refused", reason: "amount does not match the order" });
+      assert.deepEqual(
+        await receive(signedCompletion(order.id, requestId, PRICE_CENTS - 100)),
+        wrong,
+        "sent again, it is refused again",
+      );
+      assert.deepEqual(await receive(signedCompletion(order.id, requestId)), {
+        kind: "applied",
+        outcome: "paid",
+      });
+      assert.equal(await w.statusOf(order.id), PAYMENT_RECEIVED);
+    });
+  },
+});

@@ -15,6 +15,7 @@ import { signHitPayV2, verifyHitPayWebhook } from "../../src/integrations/hitpay
 import { startSimulatorServer } from "../../src/integrations/simulator-kit.ts";
 import { CREATE_PAYMENT_REQUEST_ANSWER } from "../fixtures/hitpay/create-payment-request.ts";
 import { PAID_PAYMENT_REQUEST_ANSWER } from "../fixtures/hitpay/get-payment-request.ts";
+import { REFUND_ANSWER } from "../fixtures/hitpay/refund.ts";
 import {
   INVALID_PAYMENT_METHODS_ANSWER,
   INVALID_PAYMENT_METHODS_STATUS,
@@ -121,7 +122,7 @@ Deno.test("[hitpay contract] the client reads a status answer's failed and succe
   );
 });
 
-Deno.test("[hitpay contract] paid means a succeeded payment or a completed request, nothing else", async () => {
+Deno.test("[hitpay contract] paid means a succeeded payment, never a completed request alone", async () => {
   const [failed, succeeded] = PAID_PAYMENT_REQUEST_ANSWER.payments;
   const paid: (string | null)[] = [];
   const read = (body: unknown) =>
@@ -135,18 +136,16 @@ Deno.test("[hitpay contract] paid means a succeeded payment or a completed reque
     status: "pending",
     payments: [failed, { ...succeeded, status: "succeeded_manually" }],
   });
+  // A request stays "completed" after its payment is refunded or voided in HitPay's dashboard.
   await read({ ...PAID_PAYMENT_REQUEST_ANSWER, payments: [failed] });
+  await read({ ...PAID_PAYMENT_REQUEST_ANSWER, payments: [{ ...succeeded, status: "refunded" }] });
+  await read({ ...PAID_PAYMENT_REQUEST_ANSWER, payments: [{ ...succeeded, status: "void" }] });
   await read({
     ...PAID_PAYMENT_REQUEST_ANSWER,
     status: "pending",
     payments: [{ ...succeeded, status: "completed" }, { ...succeeded, status: "refunded" }],
   });
-  assert.deepEqual(paid, [
-    null,
-    succeeded.id,
-    PAID_PAYMENT_REQUEST_ANSWER.id,
-    null,
-  ]);
+  assert.deepEqual(paid, [null, succeeded.id, null, null, null, null]);
 });
 
 Deno.test("[hitpay contract] HitPay's 422 for an unknown method code reaches the caller", async () => {
@@ -215,6 +214,12 @@ async function withSimulator(
   run: (h: {
     post(body: unknown): Promise<{ status: number; json: Record<string, unknown> }>;
     get(id: string): Promise<Record<string, unknown>>;
+    /** Any API call: `path` after /v1/. */
+    api(
+      method: string,
+      path: string,
+      body?: unknown,
+    ): Promise<{ status: number; json: Record<string, unknown> }>;
     sim: ReturnType<typeof createHitPaySimulator>;
     webhookUrl: string;
     webhooks: string[];
@@ -246,6 +251,14 @@ async function withSimulator(
         const r = await fetch(`${server.url}${BASE_PATH}/v1/payment-requests/${id}`, { headers });
         assert.equal(r.status, 200);
         return await r.json();
+      },
+      async api(method, path, body) {
+        const r = await fetch(`${server.url}${BASE_PATH}/v1/${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: r.status, json: await r.json() };
       },
     });
   } finally {
@@ -300,6 +313,43 @@ Deno.test("[hitpay contract] the simulator's create and status answers have HitP
       [...payments, ...failed].every((p) => PAYMENT_STATUSES.some((s) => s === p.status)),
       "payments[].status is one of HitPay's payment statuses",
     );
+  });
+});
+
+Deno.test("[hitpay contract] the simulator's refund answers as HitPay's; its request stays completed", async () => {
+  await withSimulator(async ({ post, get, api, sim, webhookUrl }) => {
+    const created = await post(createBody(webhookUrl));
+    const requestId = created.json.id as string;
+    sim.pay(requestId);
+    const [payment] = (await get(requestId)).payments as { id: string }[];
+    const refused = await api("POST", "refund", { payment_id: requestId, amount: 10 });
+    assert.equal(refused.status, 422, "a payment request's id is not a payment's");
+
+    const part = await api("POST", "refund", { payment_id: payment.id, amount: 2.5 });
+    assert.equal(part.status, 200, JSON.stringify(part.json));
+    assertSameWireShape(part.json, REFUND_ANSWER, { nullable: ["provider_fee"] });
+    assert.deepEqual(
+      [part.json.payment_id, part.json.amount_refunded, part.json.total_amount, part.json.status],
+      [payment.id, 2.5, 10, "succeeded"],
+    );
+    const partly = await get(requestId);
+    assert.equal(partly.status, "completed");
+    assert.deepEqual(
+      (partly.payments as { status: string; refunded_amount: string }[])
+        .map((p) => [p.status, p.refunded_amount]),
+      [["partially_refunded", "2.50"]],
+    );
+    const tooMuch = await api("POST", "refund", { payment_id: payment.id, amount: 7.51 });
+    assert.equal(tooMuch.status, 422);
+    const rest = await api("POST", "refund", { payment_id: payment.id, amount: 7.5 });
+    assert.equal(rest.status, 200);
+    const refunded = await get(requestId);
+    assert.equal(refunded.status, "completed", "HitPay has no refunded status for a request");
+    assert.deepEqual(
+      (refunded.payments as { status: string }[]).map((p) => p.status),
+      ["refunded"],
+    );
+    assert.deepEqual(await api("GET", `refund/${rest.json.id}`), { status: 200, json: rest.json });
   });
 });
 

@@ -18,12 +18,21 @@ import {
   setPaymentEventOutcome,
 } from "../../db/repositories/payment-events.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
-import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
+import {
+  type HitPayClient,
+  HitPayError,
+  type PaymentRequestStatus,
+} from "../../integrations/hitpay/client.ts";
 import {
   type HitPayUnhandledEvent,
   verifyHitPayWebhook,
 } from "../../integrations/hitpay/webhook.ts";
-import { findPaidPayment, HITPAY_PAID, isEndedUnpaid } from "../../integrations/hitpay/statuses.ts";
+import {
+  findPaidPayment,
+  findTakenBackPayment,
+  HITPAY_PAID,
+  isEndedUnpaid,
+} from "../../integrations/hitpay/statuses.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts";
 import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
 import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../auth/rate-limit.ts";
@@ -76,11 +85,15 @@ export async function markConsumerOrderPaid(
   return order;
 }
 
-/** What a payment report did: stored and applied, a replay, refused, or to be sent again later. */
+/**
+ * What a payment report did: stored and applied, a replay, refused, about a payment that is not
+ * one of our orders', or to be sent again later.
+ */
 export type PaymentReportResult =
   | { kind: "applied"; outcome: string }
   | { kind: "duplicate" }
   | { kind: "refused"; reason: string }
+  | { kind: "foreign" }
   | { kind: "retry" };
 
 /** What a HitPay webhook did: a payment report's result, or a signed event stored and ignored. */
@@ -88,9 +101,10 @@ export type HitPayWebhookResult = PaymentReportResult | { kind: "ignored"; outco
 
 /**
  * Stores a verified payment report once (key: payment id + status) and applies it to the order
- * named by its reference, in one transaction: a replay finds the key taken and changes nothing;
- * a report that does not match the order's payment request, amount or currency is kept as
- * evidence and changes nothing.
+ * named by its reference, in one transaction: a replay finds the key taken and changes nothing.
+ * A report about a payment that is not one of our orders', or one that does not match its
+ * order's payment request, amount or currency, is kept as evidence under a key of its own, so it
+ * never takes the key a genuine report of that payment needs, and changes nothing.
  */
 export async function applyPaymentReport(
   db: Db,
@@ -108,17 +122,29 @@ export async function applyPaymentReport(
     const effect = paymentEffect(order, report);
     // Not stored: the provider retries, and by then the order knows its payment request.
     if (effect.kind === "retry") return { kind: "retry" };
+    if (effect.kind === "foreign" || effect.kind === "refuse") {
+      const digest = createHash("sha256").update(input.rawBody, "utf8").digest("hex");
+      const eventId = await insertPaymentEventOnce(trx, {
+        provider: report.provider,
+        eventKey: `${effect.kind}:${input.eventKey}:${digest}`,
+        rawBody: input.rawBody,
+      });
+      if (effect.kind === "foreign") {
+        if (eventId === undefined) return { kind: "duplicate" };
+        await setPaymentEventOutcome(trx, eventId, null, "ignored: not an order of this shop");
+        return { kind: "foreign" };
+      }
+      if (eventId !== undefined) {
+        await setPaymentEventOutcome(trx, eventId, order?.id ?? null, `refused: ${effect.reason}`);
+      }
+      return { kind: "refused", reason: effect.reason };
+    }
     const eventId = await insertPaymentEventOnce(trx, {
       provider: report.provider,
       eventKey: input.eventKey,
       rawBody: input.rawBody,
     });
     if (eventId === undefined) return { kind: "duplicate" };
-    const orderId = order?.id ?? null;
-    if (effect.kind === "refuse") {
-      await setPaymentEventOutcome(trx, eventId, orderId, `refused: ${effect.reason}`);
-      return { kind: "refused", reason: effect.reason };
-    }
     let outcome = effect.kind === "record" ? effect.reason : effect.kind === "pay" ? "paid" : "";
     if (
       effect.kind === "pay" && !await markConsumerOrderPaid(trx, referenceNumber, input.siteUrl)
@@ -132,9 +158,16 @@ export async function applyPaymentReport(
       });
       outcome = moved ? effect.status : "already moved on";
     }
-    await setPaymentEventOutcome(trx, eventId, orderId, outcome);
+    await setPaymentEventOutcome(trx, eventId, order?.id ?? null, outcome);
     return { kind: "applied", outcome };
   });
+  if (result.kind === "foreign") {
+    logger().info({
+      msg: "payment event for no order of ours",
+      provider: report.provider,
+      reference: referenceNumber,
+    });
+  }
   countConsumerPayment(
     result.kind !== "applied" ? result.kind : result.outcome === "paid" ? "paid" : "recorded",
   );
@@ -199,10 +232,11 @@ export async function receiveHitPayWebhook(
 
 /**
  * Asks HitPay where an order's payment request stands, for a webhook that never came. Paid means
- * what statuses.ts says (the request `completed`, or a payment `succeeded`); that payment is then
- * checked against the order (request, amount, currency) and applied exactly as its webhook would
- * be, under the same event key, so the webhook arriving later is a replay. Returns what happened,
- * or "pending" when nothing was paid yet.
+ * a payment `succeeded` (statuses.ts); that payment is then checked against the order (request,
+ * amount, currency) and applied exactly as its webhook would be, under the same event key, so the
+ * webhook arriving later is a replay. A payment HitPay refunded or voided before we heard of it
+ * pays nothing and is recorded once; a request that ended unpaid is reported under its own word.
+ * Returns what happened, or "pending" when nothing was paid yet.
  */
 export async function reconcileHitPayPayment(
   db: Db,
@@ -212,22 +246,18 @@ export async function reconcileHitPayPayment(
 ): Promise<string> {
   if (order.payment_provider !== HITPAY || !order.payment_reference) return "no payment request";
   const request = await hitpay.getPaymentRequest(order.payment_reference);
-  const paid = findPaidPayment(request);
-  // A request that ended unpaid is reported under its own word, once per request.
-  const ended = !paid && isEndedUnpaid(request.status);
-  if (!paid && !ended) return "pending";
+  const report = hitPayReportOf(request);
+  if (!report) return "pending";
   const result = await applyPaymentReport(db, {
     report: {
       provider: HITPAY,
       paymentRequestId: request.id,
-      status: paid ? HITPAY_PAID : request.status,
-      amountCents: paid?.amountCents ?? request.amountCents,
-      currency: paid?.currency ?? request.currency,
+      status: report.status,
+      amountCents: report.amountCents,
+      currency: report.currency,
     },
     referenceNumber: request.referenceNumber,
-    eventKey: paid
-      ? hitPayEventKey(paid.id, HITPAY_PAID)
-      : hitPayEventKey(request.id, request.status),
+    eventKey: hitPayEventKey(report.id, report.status),
     rawBody: JSON.stringify(request),
     siteUrl,
   });
@@ -236,6 +266,29 @@ export async function reconcileHitPayPayment(
     : result.kind === "refused"
     ? `refused: ${result.reason}`
     : result.kind;
+}
+
+/**
+ * What a status answer reports, as a payment event would: a succeeded payment as HITPAY_PAID, a
+ * payment taken back under its own word, a request that ended unpaid under the request's; null
+ * while nothing has happened yet.
+ */
+function hitPayReportOf(
+  request: PaymentRequestStatus,
+): { id: string; status: string; amountCents: number; currency: string } | null {
+  const paid = findPaidPayment(request);
+  if (paid) return { ...paid, status: HITPAY_PAID };
+  const takenBack = findTakenBackPayment(request);
+  if (takenBack) return takenBack;
+  if (isEndedUnpaid(request.status)) {
+    return {
+      id: request.id,
+      status: request.status,
+      amountCents: request.amountCents,
+      currency: request.currency,
+    };
+  }
+  return null;
 }
 
 /**

@@ -74,6 +74,8 @@ export interface PaymentReport {
 /**
  * What a payment report may do to an order:
  * - `pay`: move it from awaiting payment to payment received;
+ * - `foreign`: no order of ours has this reference (HitPay sends the endpoint every payment of
+ *   the business: payment links, invoices, its POS) — acknowledged, nothing changes;
  * - `refuse`: the report does not describe this order's payment (wrong request, amount or
  *   currency) — recorded as evidence, nothing changes;
  * - `retry`: the order has no payment request stored yet (the report raced our own second
@@ -86,6 +88,7 @@ export interface PaymentReport {
  */
 export type PaymentEffect =
   | { kind: "pay" }
+  | { kind: "foreign" }
   | { kind: "unpaid"; status: string }
   | { kind: "refuse"; reason: string }
   | { kind: "retry" }
@@ -97,7 +100,7 @@ export function paymentEffect(
   report: PaymentReport,
 ): PaymentEffect {
   if (!order || order.buyer_type !== "consumer" || order.payment_provider !== report.provider) {
-    return { kind: "refuse", reason: "no consumer order with this reference" };
+    return { kind: "foreign" };
   }
   if (order.payment_reference === null) {
     return order.status === AWAITING_PAYMENT

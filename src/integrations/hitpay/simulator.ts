@@ -54,8 +54,14 @@ export interface HitPayWebhookDelivery {
 export interface HitPaySimPayment {
   id: string;
   quantity: number;
-  /** HitPay's payment status: a payment that went through is "succeeded", never "completed". */
-  status: Extract<PaymentStatusValue, "succeeded" | "failed">;
+  /**
+   * HitPay's payment status: a payment that went through is "succeeded", never "completed"; a
+   * refund makes it "refunded" or "partially_refunded" while its request stays "completed".
+   */
+  status: Extract<
+    PaymentStatusValue,
+    "succeeded" | "failed" | "refunded" | "partially_refunded"
+  >;
   buyer_name: string | null;
   buyer_phone: string | null;
   buyer_email: string | null;
@@ -104,6 +110,30 @@ export interface HitPaySimRequest {
   webhooks: HitPayWebhookDelivery[];
 }
 
+/**
+ * A refund as POST /v1/refund answers it (HitPay's OpenAPI, operationId `refund`, response
+ * example "Result"; tests/fixtures/hitpay/refund.ts).
+ */
+export interface HitPaySimRefund {
+  id: string;
+  refunded_by: string;
+  payment_id: string;
+  /** Dollars, a JSON number. */
+  amount_refunded: number;
+  /** The payment's amount, dollars. */
+  total_amount: number;
+  /** Lower case, "sgd". */
+  currency: string;
+  status: "succeeded";
+  payment_method: string;
+  provider_fee: null;
+  provider_fee_currency: null;
+  /** "2025-05-21T09:17:52.000000Z" (UTC). */
+  refunded_at: string;
+  /** "2025-05-21T17:17:52" (Singapore time in HitPay's example; the simulator's clock here). */
+  created_at: string;
+}
+
 /** An in-memory HitPay: its handler, live knobs, fault levers and payment levers. */
 export interface HitPaySimulator extends SimulatorFaultLevers {
   handler: (request: Request) => Promise<Response>;
@@ -111,6 +141,11 @@ export interface HitPaySimulator extends SimulatorFaultLevers {
   pay(id: string, method?: string): HitPaySimRequest;
   /** Fails a pending request as the Fail button does; sends the webhook. */
   fail(id: string, method?: string): HitPaySimRequest;
+  /**
+   * Refunds the request's succeeded payment as HitPay's dashboard (or POST /v1/refund) does:
+   * the whole amount, or `amount` ("1.50"); the request itself stays "completed".
+   */
+  refund(id: string, amount?: string): HitPaySimRefund;
   /** Sends the request's last webhook again, as HitPay's retries do. */
   resendWebhook(id: string): HitPaySimRequest;
   /** While true, Pay and Fail record their webhook without sending it (resendWebhook sends it). */
@@ -124,6 +159,7 @@ export interface HitPaySimulator extends SimulatorFaultLevers {
 /** Fault endpoint names (for forceNext and failEndpoint). */
 export const HITPAY_CREATE_ENDPOINT = "create";
 export const HITPAY_STATUS_ENDPOINT = "status";
+export const HITPAY_REFUND_ENDPOINT = "refund";
 
 /** HitPay's smallest and largest charge, in cents (0.30 and 999,999,999.99; its OpenAPI). */
 const MINIMUM_CENTS = 30;
@@ -212,6 +248,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   );
   const gate = createFaultGate(options);
   const requests = new Map<string, HitPaySimRequest>();
+  const refunds = new Map<string, HitPaySimRefund>();
   /** The last webhook body of each request, to resend. */
   const lastWebhook = new Map<string, string>();
   const inFlight = new Set<Promise<void>>();
@@ -286,6 +323,47 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     return record;
   }
 
+  /**
+   * Refunds `cents` of a payment that went through, as HitPay's refund API does: the payment
+   * becomes "refunded" (or "partially_refunded" while some remains) and its request stays
+   * "completed". A refusal is the message of a 422; HitPay documents no refusal texts, so these
+   * are the simulator's own.
+   */
+  function refundPayment(paymentId: string, cents: number | null): HitPaySimRefund | string {
+    const record = [...requests.values()].find((r) => r.payments.some((p) => p.id === paymentId));
+    const payment = record?.payments.find((p) => p.id === paymentId);
+    if (!record || !payment) return "The selected payment id is invalid.";
+    if (payment.status !== "succeeded" && payment.status !== "partially_refunded") {
+      return `The payment is ${payment.status} and cannot be refunded.`;
+    }
+    const paidCents = dollarsToCents(payment.amount.replaceAll(",", ""));
+    const refundedCents = dollarsToCents(payment.refunded_amount.replaceAll(",", ""));
+    const asked = cents ?? paidCents - refundedCents;
+    if (asked <= 0 || asked > paidCents - refundedCents) {
+      return "The amount may not be greater than the amount left to refund.";
+    }
+    const at = now();
+    payment.refunded_amount = centsToAmountString(refundedCents + asked);
+    payment.status = refundedCents + asked === paidCents ? "refunded" : "partially_refunded";
+    payment.updated_at = hitpayDate(at);
+    const refund: HitPaySimRefund = {
+      id: crypto.randomUUID(),
+      refunded_by: "TopUp Simulator",
+      payment_id: payment.id,
+      amount_refunded: Number(centsToDecimalString(asked)),
+      total_amount: Number(centsToDecimalString(paidCents)),
+      currency: payment.currency,
+      status: "succeeded",
+      payment_method: payment.payment_type,
+      provider_fee: null,
+      provider_fee_currency: null,
+      refunded_at: new Date(at).toISOString().replace("Z", "000Z"),
+      created_at: hitpayDate(at),
+    };
+    refunds.set(refund.id, refund);
+    return refund;
+  }
+
   /** The browser's way back to the shop: redirect_url plus reference and status. */
   function returnUrl(record: HitPaySimRequest, status: string): string | null {
     if (!record.redirect_url) return null;
@@ -350,25 +428,47 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     if (request.headers.get("x-business-api-key") !== apiKey) {
       return message(403, "Invalid business api key");
     }
-    const creating = route === "payment-requests";
-    const getMatch = /^payment-requests\/([^/]+)$/.exec(route);
-    if (!(creating && request.method === "POST") && !(getMatch && request.method === "GET")) {
-      return message(404, "Not Found");
-    }
+    const creating = route === "payment-requests" && request.method === "POST";
+    const getMatch = request.method === "GET" ? /^payment-requests\/([^/]+)$/.exec(route) : null;
+    const refunding = route === "refund" && request.method === "POST";
+    const refundMatch = request.method === "GET" ? /^refund\/([^/]+)$/.exec(route) : null;
+    if (!creating && !getMatch && !refunding && !refundMatch) return message(404, "Not Found");
     // The body is read first, as a server does, so a caller leaving during the latency is harmless.
-    const fields = creating ? await readFields(request) : null;
-    const fault = await gate.pass(
-      request,
-      creating ? HITPAY_CREATE_ENDPOINT : HITPAY_STATUS_ENDPOINT,
-      () => message(500, "Server Error"),
-    );
+    const fields = creating || refunding ? await readFields(request) : null;
+    const endpoint = creating
+      ? HITPAY_CREATE_ENDPOINT
+      : refunding || refundMatch
+      ? HITPAY_REFUND_ENDPOINT
+      : HITPAY_STATUS_ENDPOINT;
+    const fault = await gate.pass(request, endpoint, () => message(500, "Server Error"));
     if (fault) return fault;
-    if (creating) {
-      if (fields === null) return message(400, "The request body is not valid JSON.");
-      return create(fields, new URL(request.url).origin);
+    if ((creating || refunding) && fields === null) {
+      return message(400, "The request body is not valid JSON.");
+    }
+    if (creating) return create(fields!, new URL(request.url).origin);
+    if (refunding) return refundFromApi(fields!);
+    if (refundMatch) {
+      const refund = refunds.get(decodeURIComponent(refundMatch[1]));
+      return refund ? Response.json(refund) : message(404, "Not Found");
     }
     const record = requests.get(decodeURIComponent(getMatch![1]));
     return record ? Response.json(wire(record, true)) : message(404, "Not Found");
+  }
+
+  /** POST /v1/refund: `payment_id` and `amount` (a number, or its text in a form body). */
+  function refundFromApi(fields: Fields): Response {
+    const paymentId = typeof fields.payment_id === "string" ? fields.payment_id : "";
+    const amount = typeof fields.amount === "string" ? fields.amount.trim() : "";
+    const errors: Record<string, string[]> = {};
+    if (paymentId === "") errors.payment_id = ["The payment id field is required."];
+    if (!/^\d+(\.\d{1,2})?$/.test(amount)) errors.amount = ["The amount must be a number."];
+    const refund = Object.keys(errors).length
+      ? undefined
+      : refundPayment(paymentId, dollarsToCents(amount));
+    if (typeof refund === "string") errors.payment_id = [refund];
+    const [first] = Object.values(errors);
+    if (first) return Response.json({ message: first[0], errors }, { status: 422 });
+    return Response.json(refund);
   }
 
   async function checkout(request: Request, id: string): Promise<Response> {
@@ -414,6 +514,16 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     ...gate.levers,
     pay: (id, method) => settle(id, true, method),
     fail: (id, method) => settle(id, false, method),
+    refund(id, amount) {
+      const payment = find(id).payments.find((p) => p.status === "succeeded");
+      if (!payment) throw new RangeError(`HitPay payment request ${id} has no succeeded payment`);
+      const refund = refundPayment(
+        payment.id,
+        amount === undefined ? null : dollarsToCents(amount),
+      );
+      if (typeof refund === "string") throw new RangeError(refund);
+      return refund;
+    },
     resendWebhook(id) {
       const record = find(id);
       const body = lastWebhook.get(id);

@@ -75,24 +75,44 @@ export function isSucceededPayment(status: string): boolean {
 
 /** The payment HitPay's status answer says was made, or null when nothing was paid yet. */
 export interface PaidPayment {
-  /** The payment's id; the request's own when HitPay lists no succeeded payment. */
+  /** The payment's id (the refund API names a payment by it, never by its request). */
   id: string;
   amountCents: number;
   currency: string;
 }
 
 /**
- * Reads a status answer the way the webhook is read: paid when a payment `succeeded` (or
- * `succeeded_manually`), or when the request itself is `completed`. The succeeded payment's own
- * amount and currency are what was charged; without one, the request's.
+ * Reads a status answer: paid only when a payment `succeeded` (or `succeeded_manually`), and that
+ * payment's own amount and currency are what was charged. The request's own `completed` is not
+ * enough: HitPay has no refunded status for a request, so a request paid and then refunded (or
+ * voided) from HitPay's dashboard stays `completed` while its payment says `refunded`.
  */
 export function findPaidPayment(request: PaymentRequestStatus): PaidPayment | null {
   const succeeded = request.payments.find((p) => isSucceededPayment(p.status));
-  if (succeeded) {
-    return { id: succeeded.id, amountCents: succeeded.amountCents, currency: succeeded.currency };
-  }
-  if (request.status === HITPAY_PAID) {
-    return { id: request.id, amountCents: request.amountCents, currency: request.currency };
-  }
-  return null;
+  if (!succeeded) return null;
+  return { id: succeeded.id, amountCents: succeeded.amountCents, currency: succeeded.currency };
+}
+
+const TAKEN_BACK: ReadonlySet<string> = new Set<PaymentStatusValue>([
+  "refunded",
+  "partially_refunded",
+  "void",
+]);
+
+/** A payment HitPay took back after it went through: refunded (wholly or partly) or voided. */
+export interface TakenBackPayment extends PaidPayment {
+  /** "refunded", "partially_refunded" or "void". */
+  status: string;
+}
+
+/** The payment of a status answer that was refunded or voided, or null when none was. */
+export function findTakenBackPayment(request: PaymentRequestStatus): TakenBackPayment | null {
+  const payment = request.payments.find((p) => TAKEN_BACK.has(p.status));
+  if (!payment) return null;
+  return {
+    id: payment.id,
+    status: payment.status,
+    amountCents: payment.amountCents,
+    currency: payment.currency,
+  };
 }

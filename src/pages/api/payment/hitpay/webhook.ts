@@ -5,11 +5,11 @@ import { siteUrlOf } from "../../../../server/http.ts";
 
 /**
  * HitPay's webhook (external-apis.md §3.3/§3.4). The body is read as raw text and verified
- * before anything is parsed or stored; a bad signature is a 401 that changes nothing. A replay,
- * and a signed v2 event about something other than a payment request (recorded, ignored), answer
- * 200 so HitPay stops retrying; a refused event (wrong request, amount or currency) is
- * kept as evidence and answered 409; an order that does not know its payment request yet gets a
- * 503 so HitPay sends the event again.
+ * before anything is parsed or stored; a bad signature is a 401 that changes nothing. A replay, a
+ * signed event about something other than a payment request, and a signed payment of the business
+ * that is none of our orders (a payment link, an invoice) answer 200 so HitPay stops retrying; a
+ * refused event (wrong request, amount or currency) is kept as evidence and answered 409; an
+ * order that does not know its payment request yet gets a 503 so HitPay sends the event again.
  */
 export const POST: APIRoute = async ({ locals, request, url }) => {
   const result = await receiveHitPayWebhook(locals.app.db, {
@@ -24,6 +24,9 @@ export const POST: APIRoute = async ({ locals, request, url }) => {
       status: 503,
       headers: { "Retry-After": "5" },
     });
+  }
+  if (result.kind === "foreign") {
+    return Response.json({ received: true, ignored: "not an order of this shop" });
   }
   kickJobs();
   return Response.json({ received: true, duplicate: result.kind === "duplicate" });
