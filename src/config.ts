@@ -3,6 +3,7 @@ import type { DbOptions } from "./db/client.ts";
 import {
   DEFAULT_HITPAY_PAYMENT_METHODS,
   HITPAY_PAYMENT_METHOD_CODES,
+  HITPAY_SANDBOX_PAYMENT_METHOD_CODES,
   type HitPayPaymentMethod,
 } from "./integrations/hitpay/payment-methods.ts";
 
@@ -121,6 +122,8 @@ const EnvSchema = z.object({
   HITPAY_SANDBOX: bool.default(false),
   HITPAY_API_KEY: z.string().min(1).optional(),
   HITPAY_SALT: z.string().min(1).optional(),
+  HITPAY_PAYMENT_EXPIRY_MINUTES: z.coerce.number({ error: "expected a number of minutes" }).int()
+    .min(5).max(7 * 24 * 60).default(30),
   HITPAY_PAYMENT_METHODS: z.string().default(DEFAULT_HITPAY_PAYMENT_METHODS.join(","))
     .transform((v) => v.split(",").map((code) => code.trim()))
     .pipe(z.array(z.enum(HITPAY_PAYMENT_METHOD_CODES, {
@@ -270,6 +273,8 @@ export interface Config {
     salt: string;
     /** The `payment_methods` of every payment request: HitPay codes, checked against its list. */
     paymentMethods: HitPayPaymentMethod[];
+    /** Minutes each payment request takes payment for (`expires_after`), then it expires. */
+    expiryMinutes: number;
   };
   /** Outgoing mail: SMTP, or in demo mode a sink that only records (Admin → Emails → Sent). */
   mail: {
@@ -443,6 +448,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const hitpayBaseUrl =
     (e.HITPAY_BASE_URL ?? (production ? HITPAY_PRODUCTION_URL : HITPAY_SANDBOX_URL))
       .replace(/\/+$/, "");
+  const sandboxMissing = e.HITPAY_PAYMENT_METHODS.filter((code) =>
+    !HITPAY_SANDBOX_PAYMENT_METHOD_CODES.includes(code)
+  );
+  if (hitpayMode === "live" && isHitPaySandbox(hitpayBaseUrl) && sandboxMissing.length) {
+    problems.push(
+      `HITPAY_PAYMENT_METHODS: HitPay's sandbox refuses ${sandboxMissing.join(", ")} (it offers ` +
+        `${
+          HITPAY_SANDBOX_PAYMENT_METHOD_CODES.join(", ")
+        }); set HITPAY_PAYMENT_METHODS to some of those`,
+    );
+  }
   const missingProduction = (["SMTP_URL", "MAIL_FROM", "WHATSAPP_URL", "TELEGRAM_URL"] as const)
     .filter((name) => !e[name]);
   if (production && missingProduction.length) {
@@ -539,6 +555,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         apiKey: e.HITPAY_API_KEY!,
         salt: e.HITPAY_SALT!,
         paymentMethods: e.HITPAY_PAYMENT_METHODS,
+        expiryMinutes: e.HITPAY_PAYMENT_EXPIRY_MINUTES,
       }
       : {
         mode: "simulator",
@@ -546,6 +563,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         apiKey: e.HITPAY_API_KEY ?? HITPAY_SIMULATOR_CREDENTIALS.apiKey,
         salt: e.HITPAY_SALT ?? HITPAY_SIMULATOR_CREDENTIALS.salt,
         paymentMethods: e.HITPAY_PAYMENT_METHODS,
+        expiryMinutes: e.HITPAY_PAYMENT_EXPIRY_MINUTES,
       },
     mail: {
       mode: e.SMTP_URL ? "smtp" : "sink",

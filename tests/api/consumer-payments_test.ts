@@ -17,6 +17,7 @@ import { HITPAY_SIMULATOR_CREDENTIALS } from "../../src/config.ts";
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
 import { signHitPayV2 } from "../../src/integrations/hitpay/webhook.ts";
+import { HITPAY_MINIMUM_REFUSAL } from "../../src/domain/payments/consumer-checkout.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -255,6 +256,40 @@ Deno.test({
         assert.equal(r.status, 404, r.text);
         assert.equal(r.json.error, "Item not found");
       });
+
+      await t.step(
+        "an item under HitPay's $0.30 is refused before any order or request; a transfer takes it",
+        async () => {
+          const mlbbSpecial = async () =>
+            ((await admin.get("/api/admin/games")).json as GameDto[])
+              .find((g) => g.supplierName === "mlbb")!.packages
+              .find((p) => p.name === "mlbb_special")!;
+          const cheap = (await mlbbSpecial()).gameItems
+            .find((i) => i.nameSupplier !== item.nameSupplier && !i.isHiddenConsumer)!;
+          await simControl(server.url, "elitedias", "setCost", [
+            "mlbb_special",
+            cheap.nameSupplier,
+            "0.20",
+          ]);
+          const synced = await admin.post("/api/sync_prices/mlbb", {});
+          assert.equal(synced.status, 200, synced.text);
+          const resynced = await mlbbSpecial();
+          const cheapCents = computeConsumerPrice(
+            resynced.gameItems.find((i) => i.nameSupplier === cheap.nameSupplier)!,
+            { markupPercent: resynced.markupConsumer },
+          );
+          assert.ok(cheapCents < 30, `priced ${cheapCents} cents`);
+          const cheapBody = paymentBody(cheap.nameSupplier, centsToDollars(cheapCents));
+          const requests = (await hitpaySim(server.url, "listRequests")).length;
+          const other = consumerAt(server.url, "198.51.100.30");
+          const r = await other.post("/api/payment/hitpay/mlbb", cheapBody);
+          assert.equal(r.status, 400, r.text);
+          assert.equal(r.json.error, HITPAY_MINIMUM_REFUSAL);
+          assert.equal((await hitpaySim(server.url, "listRequests")).length, requests);
+          const transfer = await other.post("/api/payment/manual/mlbb", cheapBody);
+          assert.equal(transfer.status, 201, transfer.text);
+        },
+      );
     } finally {
       await server.stop();
     }
@@ -280,7 +315,7 @@ Deno.test({
           { order_id: null, outcome: "ignored: charge.created events are not handled" },
         ]);
         const charged = await db.selectFrom("orders").select(["amount_cents", "status"])
-          .where("buyer_type", "=", "consumer").execute();
+          .where("buyer_type", "=", "consumer").where("payment_provider", "=", "hitpay").execute();
         assert.ok(charged.every((o) => Number(o.amount_cents) === priceCents));
         const consumers = await db.selectFrom("consumers").select(["name", "email"]).execute();
         assert.deepEqual(consumers, [{ name: "Ana Buyer", email: "ana@example.com" }]);

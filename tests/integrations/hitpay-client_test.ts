@@ -160,3 +160,26 @@ Deno.test("[hitpay] latency above the client's timeout is a timeout", async () =
     assert.equal((await hitPayError(client.createPaymentRequest(INPUT))).kind, "timeout");
   }, { timeoutMs: 200 });
 });
+
+Deno.test("[hitpay] a request asked to expire after 30 minutes stops taking payment then", async () => {
+  let clock = Date.UTC(2026, 10, 28, 4, 0, 0);
+  const sim = createHitPaySimulator({ basePath: BASE_PATH, apiKey: API_KEY, now: () => clock });
+  const server = startSimulatorServer(sim.handler);
+  try {
+    const client = createHitPayClient({
+      baseUrl: `${server.url}${BASE_PATH}/v1`,
+      apiKey: API_KEY,
+      timeoutMs: 2_000,
+    });
+    const created = await client.createPaymentRequest({ ...INPUT, expiresAfterMinutes: 30 });
+    const [stored] = sim.listRequests();
+    assert.equal(stored.expiry_date, "2026-11-28T04:30:00");
+    clock += 29 * 60_000;
+    assert.equal((await client.getPaymentRequest(created.id)).status, "pending");
+    clock += 60_000;
+    assert.equal((await client.getPaymentRequest(created.id)).status, "expired");
+    assert.throws(() => sim.pay(created.id), /expired, not pending/);
+  } finally {
+    await server.close();
+  }
+});

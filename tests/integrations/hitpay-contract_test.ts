@@ -369,13 +369,13 @@ Deno.test("[hitpay contract] the simulator refuses an unknown method code with H
   });
 });
 
-Deno.test("[hitpay contract] the sandbox simulator offers only card and paynow_online", async () => {
+Deno.test("[hitpay contract] the sandbox simulator offers only card, paynow_online and Atome", async () => {
   await withSimulator(async ({ post, webhookUrl }) => {
     const live = await post(createBody(webhookUrl));
     assert.equal(live.status, INVALID_PAYMENT_METHODS_STATUS);
     assert.deepEqual(live.json, INVALID_PAYMENT_METHODS_ANSWER);
     const sandbox = await post(
-      createBody(webhookUrl, { payment_methods: ["card", "paynow_online"] }),
+      createBody(webhookUrl, { payment_methods: ["card", "paynow_online", "atome", "atome_qr"] }),
     );
     assert.equal(sandbox.status, 200);
   }, { sandbox: true });

@@ -106,6 +106,7 @@ Deno.test("[config] production needs APP_SECRET, live credentials, SMTP and cont
     apiKey: "live-key",
     salt: "live-salt",
     paymentMethods: ["paynow_online", "grabpay_direct", "shopee_pay", "atome"],
+    expiryMinutes: 30,
   });
   assert.deepEqual(ok.mail, {
     mode: "smtp",
@@ -150,7 +151,10 @@ Deno.test("[config] production refuses each unsafe setting with one line naming 
     [{ WHATSAPP_URL: "https://wa.me/6500000000" }, /^WHATSAPP_URL: is the demo's placeholder/],
     [{ TELEGRAM_URL: "https://t.me/topup_demo" }, /^TELEGRAM_URL: is the demo's placeholder/],
     [
-      { HITPAY_BASE_URL: "https://api.sandbox.hit-pay.com/v1" },
+      {
+        HITPAY_BASE_URL: "https://api.sandbox.hit-pay.com/v1",
+        HITPAY_PAYMENT_METHODS: "paynow_online,atome",
+      },
       /^HITPAY_BASE_URL: is HitPay's sandbox, which takes no real money; use https:\/\/api\.hit-pay\.com\/v1/,
     ],
   ];
@@ -164,7 +168,11 @@ Deno.test("[config] production refuses each unsafe setting with one line naming 
 });
 
 Deno.test("[config] HitPay's sandbox in production only with HITPAY_SANDBOX=1", () => {
-  const sandbox = { ...SAFE_PRODUCTION, HITPAY_BASE_URL: "https://api.sandbox.hit-pay.com/v1/" };
+  const sandbox = {
+    ...SAFE_PRODUCTION,
+    HITPAY_BASE_URL: "https://api.sandbox.hit-pay.com/v1/",
+    HITPAY_PAYMENT_METHODS: "paynow_online,atome",
+  };
   assert.equal(problemsOf(sandbox).length, 1);
   const rehearsal = loadConfig({ ...sandbox, HITPAY_SANDBOX: "1" });
   assert.equal(rehearsal.hitpay.baseUrl, "https://api.sandbox.hit-pay.com/v1");
@@ -172,6 +180,28 @@ Deno.test("[config] HitPay's sandbox in production only with HITPAY_SANDBOX=1", 
     loadConfig({ ...SAFE_PRODUCTION, HITPAY_SANDBOX: "1" }).hitpay.baseUrl,
     "https://api.hit-pay.com/v1",
     "the flag allows the sandbox, it does not choose it",
+  );
+});
+
+Deno.test("[config] methods HitPay's sandbox refuses are named before a buyer meets its 422", () => {
+  const rehearsal = {
+    ...SAFE_PRODUCTION,
+    HITPAY_BASE_URL: "https://api.sandbox.hit-pay.com/v1",
+    HITPAY_SANDBOX: "1",
+  };
+  assert.deepEqual(problemsOf(rehearsal), [
+    "HITPAY_PAYMENT_METHODS: HitPay's sandbox refuses grabpay_direct, shopee_pay (it offers " +
+    "card, paynow_online, atome, atome_qr); set HITPAY_PAYMENT_METHODS to some of those",
+  ]);
+  assert.deepEqual(problemsOf({ ...rehearsal, HITPAY_PAYMENT_METHODS: "paynow_online,atome" }), []);
+});
+
+Deno.test("[config] a payment request expires after 30 minutes unless told", () => {
+  assert.equal(loadConfig({}).hitpay.expiryMinutes, 30);
+  assert.equal(loadConfig({ HITPAY_PAYMENT_EXPIRY_MINUTES: "120" }).hitpay.expiryMinutes, 120);
+  assert.throws(
+    () => loadConfig({ HITPAY_PAYMENT_EXPIRY_MINUTES: "1" }),
+    /HITPAY_PAYMENT_EXPIRY_MINUTES: /,
   );
 });
 
@@ -191,6 +221,7 @@ Deno.test("[config] demo mode pays in the HitPay simulator and mails to the sink
     baseUrl: "https://api.sandbox.hit-pay.com/v1",
     ...HITPAY_SIMULATOR_CREDENTIALS,
     paymentMethods: ["paynow_online", "grabpay_direct", "shopee_pay", "atome"],
+    expiryMinutes: 30,
   });
   assert.equal(c.mail.mode, "sink");
   assert.equal(c.mail.smtpUrl, undefined);

@@ -15,7 +15,11 @@ import {
   setPaymentReference,
   transitionOrder,
 } from "../../db/repositories/orders.ts";
-import { type HitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
+import {
+  HITPAY_MINIMUM_AMOUNT_CENTS,
+  type HitPayClient,
+  HitPayError,
+} from "../../integrations/hitpay/client.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
 import type { ConsumerVerifyAnswer } from "../../shared/consumer-storefront.ts";
@@ -47,13 +51,18 @@ import {
   CONSUMER_CURRENCY,
   RETRYABLE_STATES,
 } from "./consumer-states.ts";
-import { centsToDollars } from "../money.ts";
+import { centsToDollars, centsToDollarString } from "../money.ts";
 import { consumerPageSlug, MLBB_SUPPLIER_NAME } from "../../shared/consumer-storefront.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";
 import { enqueueBankTransferMail } from "./bank-transfer.ts";
 
 /** The spec's failure text for a payment that could not be started (§8 Consumer payment). */
 export const PAYMENT_START_FAILED = "Failed to initiate payment, please try again.";
+
+/** Refusal of an online payment below HitPay's minimum, before any order or request exists. */
+export const HITPAY_MINIMUM_REFUSAL = `Online payment starts at ${
+  centsToDollarString(HITPAY_MINIMUM_AMOUNT_CENTS)
+}. Please choose a larger item or pay by bank transfer.`;
 
 /** Where the browser goes after paying (HitPay appends ?reference=…&status=…). */
 export const PAYMENT_RESULT_PATH = "/payment/success";
@@ -79,6 +88,8 @@ export interface ConsumerCheckoutContext {
   siteUrl: string;
   /** The HitPay codes the checkout page offers (config.hitpay.paymentMethods). */
   paymentMethods: readonly string[];
+  /** Minutes a HitPay payment request takes payment for (config.hitpay.expiryMinutes). */
+  paymentExpiryMinutes: number;
 }
 
 /** The spec's answer: the order number and where the browser goes next. */
@@ -184,6 +195,9 @@ async function placeConsumerOrder(
     markupPercent: consumerMarkupFor(game, pkg),
   });
   assertClientPrice(input.clientAmount, priceCents);
+  if (input.provider === HITPAY && priceCents < HITPAY_MINIMUM_AMOUNT_CENTS) {
+    throw new ValidationError(HITPAY_MINIMUM_REFUSAL);
+  }
   return await ctx.db.transaction().execute(async (trx) => {
     const consumerId = await findOrInsertConsumer(trx, input.consumer);
     const now = new Date();
@@ -250,6 +264,7 @@ export async function startConsumerPayment(
       redirectUrl: `${ctx.siteUrl}${PAYMENT_RESULT_PATH}`,
       webhookUrl: `${ctx.siteUrl}/api/payment/hitpay/webhook`,
       paymentMethods: ctx.paymentMethods,
+      expiresAfterMinutes: ctx.paymentExpiryMinutes,
     });
     await setPaymentReference(ctx.db, order.id, HITPAY, request.id);
     paymentUrl = request.url;

@@ -30,7 +30,14 @@ export interface PaymentRequestInput {
   webhookUrl: string;
   /** HitPay codes (payment-methods.ts), e.g. ["paynow_online","grabpay_direct"]. */
   paymentMethods: readonly string[];
+  /** Minutes until HitPay stops taking payment on the request (sent as `expires_after`). */
+  expiresAfterMinutes?: number;
 }
+
+/**
+ * HitPay's smallest charge: its OpenAPI gives `minimum: 0.3` for a payment request's `amount`.
+ */
+export const HITPAY_MINIMUM_AMOUNT_CENTS = 30;
 
 /** A payment request as HitPay reports it. */
 export interface PaymentRequest {
@@ -165,6 +172,10 @@ export function createHitPayClient(
         redirect_url: input.redirectUrl,
         webhook: input.webhookUrl,
         payment_methods: input.paymentMethods,
+        // HitPay's OpenAPI: `expires_after`, e.g. "30 mins" ("mins", "hours" or "days").
+        ...(input.expiresAfterMinutes
+          ? { expires_after: `${input.expiresAfterMinutes} mins` }
+          : {}),
         ...(input.name ? { name: input.name } : {}),
         ...(input.email ? { email: input.email } : {}),
         ...(input.phone ? { phone: input.phone } : {}),

@@ -29,10 +29,16 @@ export const HITPAY_PAYMENT_METHOD_CODES = [
 /** A code of HITPAY_PAYMENT_METHOD_CODES. */
 export type HitPayPaymentMethod = typeof HITPAY_PAYMENT_METHOD_CODES[number];
 
-/** The only methods HitPay's sandbox offers (external-apis.md §3.2; the reference's "Sandbox Testing"). */
+/**
+ * The only methods HitPay's sandbox offers: `card` and `paynow_online` (the reference's "Sandbox
+ * Testing"), and `atome` and `atome_qr`, which its current methods table marks "Sandbox: Yes"
+ * (external-apis.md §3.2).
+ */
 export const HITPAY_SANDBOX_PAYMENT_METHOD_CODES: readonly HitPayPaymentMethod[] = [
   "card",
   "paynow_online",
+  "atome",
+  "atome_qr",
 ];
 
 /**

@@ -13,6 +13,7 @@ import {
   type SimulatorFaultLevers,
   type SimulatorKnobs,
 } from "../simulator-kit.ts";
+import { HITPAY_MINIMUM_AMOUNT_CENTS } from "./client.ts";
 import { renderCheckoutPage, renderMissingCheckoutPage } from "./checkout-page.ts";
 import {
   HITPAY_PAYMENT_METHOD_CODES,
@@ -86,8 +87,8 @@ export interface HitPaySimRequest {
   /** Lower case, as HitPay answers ("sgd"). */
   currency: string;
   is_currency_editable: false;
-  /** "completed" once paid. */
-  status: Extract<PaymentRequestStatusValue, "pending" | "completed" | "failed">;
+  /** "completed" once paid; "expired" once its expiry passed unpaid. */
+  status: Extract<PaymentRequestStatusValue, "pending" | "completed" | "failed" | "expired">;
   purpose: string | null;
   reference_number: string | null;
   payment_methods: string[];
@@ -99,7 +100,8 @@ export interface HitPaySimRequest {
   sms_status: string;
   email_status: string;
   allow_repeated_payments: false;
-  expiry_date: null;
+  /** Singapore time, "2022-10-10T01:01:01", from `expires_after`; null: it never expires. */
+  expiry_date: string | null;
   line_items: null;
   created_at: string;
   updated_at: string;
@@ -161,8 +163,7 @@ export const HITPAY_CREATE_ENDPOINT = "create";
 export const HITPAY_STATUS_ENDPOINT = "status";
 export const HITPAY_REFUND_ENDPOINT = "refund";
 
-/** HitPay's smallest and largest charge, in cents (0.30 and 999,999,999.99; its OpenAPI). */
-const MINIMUM_CENTS = 30;
+/** HitPay's largest charge, in cents (999,999,999.99; its OpenAPI). */
 const MAXIMUM_CENTS = 99_999_999_999;
 const WEBHOOK_TIMEOUT_MS = 10_000;
 const CHECKOUT_PREFIX = "payment-request/@topup-demo/";
@@ -205,6 +206,21 @@ async function readFields(request: Request): Promise<Fields | null> {
   return fields;
 }
 
+/**
+ * `expires_after` as milliseconds: HitPay's OpenAPI describes "30 mins" with the keys "mins",
+ * "hours" and "days", and its example reads "5 minutes"; both spellings are taken.
+ */
+function expiresAfterMs(text: string): number | null {
+  const match = /^(\d{1,6})\s*(mins?|minutes?|hours?|days?)$/.exec(text.trim());
+  if (!match) return null;
+  const unit = match[2].startsWith("m")
+    ? 60_000
+    : match[2].startsWith("h")
+    ? 3_600_000
+    : 86_400_000;
+  return Number(match[1]) * unit;
+}
+
 /** Laravel-style 422 errors, with the messages of HitPay's OpenAPI where it gives them. */
 function validate(fields: Fields, knownMethods: ReadonlySet<string>): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
@@ -212,7 +228,7 @@ function validate(fields: Fields, knownMethods: ReadonlySet<string>): Record<str
   const amount = one("amount").replaceAll(",", "");
   if (amount === "") errors.amount = ["The amount field is required."];
   else if (
-    !/^\d+(\.\d{1,2})?$/.test(amount) || dollarsToCents(amount) < MINIMUM_CENTS ||
+    !/^\d+(\.\d{1,2})?$/.test(amount) || dollarsToCents(amount) < HITPAY_MINIMUM_AMOUNT_CENTS ||
     dollarsToCents(amount) > MAXIMUM_CENTS
   ) {
     errors.amount = ["The amount must be between 0.3 and 999999999.99."];
@@ -227,6 +243,9 @@ function validate(fields: Fields, knownMethods: ReadonlySet<string>): Record<str
   }
   if (one("email") !== "" && !/^[^@\s]+@[^@\s]+$/.test(one("email"))) {
     errors.email = ["The email must be a valid email address."];
+  }
+  if (one("expires_after") !== "" && expiresAfterMs(one("expires_after")) === null) {
+    errors.expires_after = ["The expires after format is invalid."];
   }
   const methods = fields.payment_methods;
   if (
@@ -249,13 +268,26 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   const gate = createFaultGate(options);
   const requests = new Map<string, HitPaySimRequest>();
   const refunds = new Map<string, HitPaySimRefund>();
+  /** When each request with an `expires_after` stops taking payment, ms since epoch. */
+  const expiries = new Map<string, number>();
   /** The last webhook body of each request, to resend. */
   const lastWebhook = new Map<string, string>();
   const inFlight = new Set<Promise<void>>();
   let holding = false;
 
+  /** A request, "expired" once its expiry passed while it was still pending. */
+  function lookUp(id: string): HitPaySimRequest | undefined {
+    const record = requests.get(id);
+    const expiry = expiries.get(id);
+    if (record?.status === "pending" && expiry !== undefined && expiry <= now()) {
+      record.status = "expired";
+      record.updated_at = hitpayDate(expiry);
+    }
+    return record;
+  }
+
   function find(id: string): HitPaySimRequest {
-    const found = requests.get(id);
+    const found = lookUp(id);
     if (!found) throw new RangeError(`no HitPay payment request ${id}`);
     return found;
   }
@@ -384,6 +416,10 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     };
     const id = crypto.randomUUID();
     const at = hitpayDate(now());
+    const expiresAfter = typeof fields.expires_after === "string"
+      ? expiresAfterMs(fields.expires_after)
+      : null;
+    if (expiresAfter !== null) expiries.set(id, now() + expiresAfter);
     const cents = dollarsToCents((fields.amount as string).replaceAll(",", ""));
     const record: HitPaySimRequest = {
       id,
@@ -405,7 +441,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       sms_status: "pending",
       email_status: "pending",
       allow_repeated_payments: false,
-      expiry_date: null,
+      expiry_date: expiresAfter === null ? null : hitpayDate(now() + expiresAfter),
       line_items: null,
       created_at: at,
       updated_at: at,
@@ -451,7 +487,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       const refund = refunds.get(decodeURIComponent(refundMatch[1]));
       return refund ? Response.json(refund) : message(404, "Not Found");
     }
-    const record = requests.get(decodeURIComponent(getMatch![1]));
+    const record = lookUp(decodeURIComponent(getMatch![1]));
     return record ? Response.json(wire(record, true)) : message(404, "Not Found");
   }
 
@@ -474,7 +510,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   async function checkout(request: Request, id: string): Promise<Response> {
     const html = (body: string, status = 200) =>
       new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8" } });
-    const record = requests.get(id);
+    const record = lookUp(id);
     if (!record) return html(renderMissingCheckoutPage(), 404);
     if (request.method === "POST" && record.status === "pending") {
       const form = new URLSearchParams(await request.text());
@@ -534,7 +570,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     holdWebhooks(hold) {
       holding = hold;
     },
-    listRequests: () => [...requests.values()],
+    listRequests: () => [...requests.keys()].map((id) => lookUp(id)!),
     async awaitWebhooks() {
       while (inFlight.size) await Promise.all(inFlight);
       return [...requests.values()];

@@ -5,7 +5,7 @@ import {
   CONSUMER_PAYMENT_PER_IP,
 } from "../../../../domain/auth/rate-limit.ts";
 import { startConsumerPaymentAgain } from "../../../../domain/payments/consumer-checkout.ts";
-import { siteUrlOf } from "../../../../server/http.ts";
+import { consumerCheckoutOf } from "../../../../server/consumer-checkout.ts";
 
 // The result page's "Try again" on an order whose payment ended unpaid: the same purchase as a new
 // order -> { orderID, paymentUrl }, as the checkout answers. It starts a payment, so it counts
@@ -13,12 +13,6 @@ import { siteUrlOf } from "../../../../server/http.ts";
 export const POST: APIRoute = async ({ locals, params, url }) => {
   if (!params.id || params.id.length > 64) throw new NotFoundError("Order not found");
   await assertWithinRateLimit(locals.app.db, CONSUMER_PAYMENT_PER_IP, locals.ip);
-  const started = await startConsumerPaymentAgain({
-    db: locals.app.db,
-    suppliers: locals.app.suppliers(),
-    hitpay: locals.app.hitpay(),
-    siteUrl: siteUrlOf(locals, url),
-    paymentMethods: locals.app.config.hitpay.paymentMethods,
-  }, params.id);
+  const started = await startConsumerPaymentAgain(consumerCheckoutOf(locals, url), params.id);
   return Response.json(started, { status: 201 });
 };

@@ -5,7 +5,8 @@ import {
   CONSUMER_PAYMENT_PER_IP,
 } from "../../../../domain/auth/rate-limit.ts";
 import { startConsumerPayment } from "../../../../domain/payments/consumer-checkout.ts";
-import { readJson, siteUrlOf } from "../../../../server/http.ts";
+import { readJson } from "../../../../server/http.ts";
+import { consumerCheckoutOf } from "../../../../server/consumer-checkout.ts";
 import { ConsumerPaymentBody, PaymentProvider } from "../../../../server/payment-inputs.ts";
 
 // Spec §7: POST /payment/{payment provider}/mlbb -> { orderID, paymentUrl }; every other game a
@@ -18,13 +19,7 @@ export const POST: APIRoute = async ({ locals, params, request, url }) => {
   const body = await readJson(request, ConsumerPaymentBody);
   const { consumer } = body;
   const started = await startConsumerPayment(
-    {
-      db: locals.app.db,
-      suppliers: locals.app.suppliers(),
-      hitpay: locals.app.hitpay(),
-      siteUrl: siteUrlOf(locals, url),
-      paymentMethods: locals.app.config.hitpay.paymentMethods,
-    },
+    consumerCheckoutOf(locals, url),
     {
       provider: provider.data,
       game: params.game ?? "",
