@@ -170,10 +170,38 @@ export const DEMO_PASSWORDS = { admin: "demo-admin-pass", reseller: "demo-resell
 export const HITPAY_SANDBOX_URL = "https://api.sandbox.hit-pay.com/v1";
 export const HITPAY_PRODUCTION_URL = "https://api.hit-pay.com/v1";
 
+/**
+ * A URL's host as DNS resolves it: lower case (URL does that) and without the trailing dots of a
+ * fully qualified name, so "api.sandbox.hit-pay.com." is the sandbox too.
+ */
+function hostOf(url: string): string {
+  return new URL(url).hostname.replace(/\.+$/, "");
+}
+
 /** Whether `url` is on HitPay's sandbox, whose keys, payments and dashboard are all pretend. */
 export function isHitPaySandbox(url: string): boolean {
-  return /(^|\.)sandbox\.hit-pay\.com$/.test(new URL(url).hostname);
+  return /(^|\.)sandbox\.hit-pay\.com$/.test(hostOf(url));
 }
+
+/**
+ * Whether a call to `url` is private: https, or plain http to this machine (a TLS-terminating
+ * proxy beside the app), where nothing crosses a network.
+ */
+function isPrivateChannel(url: string): boolean {
+  if (url.startsWith("https://")) return true;
+  const host = hostOf(url);
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The outside services' addresses: each call to one carries its credentials or our prices. */
+const SERVICE_URLS = [
+  "HITPAY_BASE_URL",
+  "MOOGOLD_BASE_URL",
+  "ELITEDIAS_BASE_URL",
+  "ELITEDIAS_CHECKID_URL",
+  "FX_BASE_URL",
+  "S3_ENDPOINT",
+] as const;
 
 /** Demo values of the settings production must set. */
 const DEMO_DEFAULTS = {
@@ -398,6 +426,15 @@ function productionProblems(e: ParsedEnv): string[] {
   for (const [name, demo] of demoContacts) {
     if (e[name] === demo) {
       problems.push(`${name}: is the demo's placeholder (${demo}); set your own`);
+    }
+  }
+  for (const name of SERVICE_URLS) {
+    const value = e[name];
+    if (value && !isPrivateChannel(value)) {
+      problems.push(
+        `${name}: must start with https:// when APP_MODE is production (got '${value}'): plain ` +
+          "http would send the service's credentials and answers in clear",
+      );
     }
   }
   if (e.HITPAY_BASE_URL && isHitPaySandbox(e.HITPAY_BASE_URL) && !e.HITPAY_SANDBOX) {

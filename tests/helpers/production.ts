@@ -64,8 +64,8 @@ export function unreachableServices(): ServiceUrls {
   const closed = `http://127.0.0.1:${freePort()}`;
   return {
     moogold: `${closed}/moogold/`,
-    elitedias: "http://elitedias.topup-test.invalid",
-    elitediasCheckId: "http://elitedias.topup-test.invalid/checkid",
+    elitedias: "https://elitedias.topup-test.invalid",
+    elitediasCheckId: "https://elitedias.topup-test.invalid/checkid",
     hitpay: `${closed}/hitpay/v1`,
     fx: `${closed}/yahoo`,
   };

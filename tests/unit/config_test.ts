@@ -183,6 +183,46 @@ Deno.test("[config] HitPay's sandbox in production only with HITPAY_SANDBOX=1", 
   );
 });
 
+Deno.test("[config] HitPay's sandbox is known by its host however it is written", () => {
+  for (
+    const url of [
+      "https://api.sandbox.hit-pay.com./v1",
+      "https://API.SANDBOX.HIT-PAY.COM/v1",
+      "https://api.sandbox.hit-pay.com../v1/",
+    ]
+  ) {
+    const problems = problemsOf({ ...SAFE_PRODUCTION, HITPAY_BASE_URL: url });
+    assert.ok(
+      problems.some((p) => p.startsWith("HITPAY_BASE_URL: is HitPay's sandbox")),
+      `${url}: ${problems.join(" | ")}`,
+    );
+  }
+});
+
+Deno.test("[config] production calls its outside services over https, or on this machine", () => {
+  const services = [
+    "HITPAY_BASE_URL",
+    "MOOGOLD_BASE_URL",
+    "ELITEDIAS_BASE_URL",
+    "ELITEDIAS_CHECKID_URL",
+    "FX_BASE_URL",
+    "S3_ENDPOINT",
+  ];
+  for (const name of services) {
+    const plain = `http://${name.toLowerCase().replaceAll("_", "-")}.example.com/api`;
+    assert.deepEqual(problemsOf({ ...SAFE_PRODUCTION, [name]: plain }), [
+      `${name}: must start with https:// when APP_MODE is production (got '${plain}'): plain ` +
+      "http would send the service's credentials and answers in clear",
+    ]);
+    for (
+      const local of ["http://127.0.0.1:9443/api", "http://localhost./api", "http://[::1]/api"]
+    ) {
+      assert.deepEqual(problemsOf({ ...SAFE_PRODUCTION, [name]: local }), [], `${name}=${local}`);
+    }
+    assert.deepEqual(problemsOf({ ...SAFE_PRODUCTION, [name]: plain, APP_MODE: "demo" }), []);
+  }
+});
+
 Deno.test("[config] methods HitPay's sandbox refuses are named before a buyer meets its 422", () => {
   const rehearsal = {
     ...SAFE_PRODUCTION,
