@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { DbOptions } from "./db/client.ts";
+import { secretWeakness } from "./domain/auth/secret-strength.ts";
 import {
   DEFAULT_HITPAY_PAYMENT_METHODS,
   HITPAY_PAYMENT_METHOD_CODES,
@@ -165,6 +166,16 @@ export const SIMULATOR_CREDENTIALS = {
 
 /** The demo accounts' passwords (src/domain/auth/bootstrap.ts), printed in the README. */
 export const DEMO_PASSWORDS = { admin: "demo-admin-pass", reseller: "demo-reseller-pass" };
+
+/**
+ * Passwords anyone can read in this repository: the demo accounts' and the README's examples. None
+ * may be set as a new password, and production never accepts one at sign-in.
+ */
+export const PUBLISHED_PASSWORDS: readonly string[] = [
+  DEMO_PASSWORDS.admin,
+  DEMO_PASSWORDS.reseller,
+  "a long password",
+];
 
 /** HitPay's API bases (external-apis.md §3.1): the sandbox takes no real money. */
 export const HITPAY_SANDBOX_URL = "https://api.sandbox.hit-pay.com/v1";
@@ -358,8 +369,7 @@ const PUBLISHED_VALUES = new Set([
   SIMULATOR_CREDENTIALS.moogold.partnerId,
   SIMULATOR_CREDENTIALS.moogold.secretKey,
   SIMULATOR_CREDENTIALS.elitedias.apiKey,
-  DEMO_PASSWORDS.admin,
-  DEMO_PASSWORDS.reseller,
+  ...PUBLISHED_PASSWORDS,
 ]);
 
 /**
@@ -407,14 +417,12 @@ function productionProblems(e: ParsedEnv): string[] {
       );
     }
   }
-  // A random key of 24+ characters has far more than 8 different ones; "xxxx…" or "0000…" is a
-  // placeholder someone meant to replace.
   for (const name of ["APP_SECRET", "INBOUND_MAIL_SECRET", "METRICS_TOKEN"] as const) {
     const value = e[name];
-    if (value && new Set(value).size < 8) {
+    const weakness = value === undefined ? null : secretWeakness(value);
+    if (weakness) {
       problems.push(
-        `${name}: looks like a placeholder (fewer than 8 different characters); ` +
-          "use random characters, e.g. from openssl rand -hex 32",
+        `${name}: ${weakness}; use random characters, e.g. from openssl rand -hex 32`,
       );
     }
   }
@@ -502,6 +510,26 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     problems.push(`${missingProduction.join(", ")}: required when APP_MODE is production`);
   }
   if (production) problems.push(...productionProblems(e));
+  else {
+    // The operator who forgot APP_MODE: live keys would sell from real balances to the demo's
+    // published accounts, with /metrics open and cookies without Secure. HitPay's sandbox keys are
+    // pretend money, so a demo may try HitPay's sandbox.
+    const hitpaySandbox = hitpayMode === "live" && isHitPaySandbox(hitpayBaseUrl);
+    const live = [
+      ...(["MOOGOLD_PARTNER_ID", "MOOGOLD_SECRET_KEY", "ELITEDIAS_API_KEY"] as const)
+        .filter((name) => e[name] && !PUBLISHED_VALUES.has(e[name])),
+      ...(["HITPAY_API_KEY", "HITPAY_SALT"] as const)
+        .filter((name) => e[name] && !PUBLISHED_VALUES.has(e[name]) && !hitpaySandbox),
+      ...(["MOOGOLD_MODE", "ELITEDIAS_MODE"] as const).filter((name) => e[name] === "live"),
+    ];
+    if (live.length) {
+      problems.push(
+        `APP_MODE: is demo (the default) but live services are configured (${live.join(", ")}): ` +
+          "set APP_MODE=production to sell with them, or unset them to run the demo on its " +
+          "simulators",
+      );
+    }
+  }
   const s3 = e.STORAGE === "s3";
   const missingS3 = (
     ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const

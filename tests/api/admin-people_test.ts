@@ -72,20 +72,25 @@ Deno.test({
       const admin = alice.client;
       secrets.push(alice.secret);
 
-      await t.step("create refusals: bad rank, short password, taken email", async () => {
-        const base = { name: "X", email: "x@ops.test", rank: "Admin", password: PASSWORD };
-        const cases: [unknown, number, RegExp][] = [
-          [{ ...base, rank: "Boss" }, 400, /rank: must be one of Admin, Staff, superadmin/],
-          [{ ...base, password: "short" }, 400, /password: must be at least 8 characters/],
-          [{ ...base, email: "not-an-email" }, 400, /email/],
-          [{ ...base, email: "STAFF@ops.test" }, 409, /already exists/],
-        ];
-        for (const [body, status, message] of cases) {
-          const r = await root.post("/api/user", body);
-          assert.equal(r.status, status, r.text);
-          assert.match(r.json.error, message);
-        }
-      });
+      await t.step(
+        "create refusals: bad rank, short, guessable or published password, taken email",
+        async () => {
+          const base = { name: "X", email: "x@ops.test", rank: "Admin", password: PASSWORD };
+          const cases: [unknown, number, RegExp][] = [
+            [{ ...base, rank: "Boss" }, 400, /rank: must be one of Admin, Staff, superadmin/],
+            [{ ...base, password: "short" }, 400, /Password must be at least 8 characters/],
+            [{ ...base, password: "Winter2025!" }, 400, /^Password is too easy to guess\. /],
+            [{ ...base, password: "demo-admin-pass" }, 400, /^This password is published/],
+            [{ ...base, email: "not-an-email" }, 400, /email/],
+            [{ ...base, email: "STAFF@ops.test" }, 409, /already exists/],
+          ];
+          for (const [body, status, message] of cases) {
+            const r = await root.post("/api/user", body);
+            assert.equal(r.status, status, r.text);
+            assert.match(r.json.error, message);
+          }
+        },
+      );
 
       await t.step("GET /api/admins searches name, email or role, any case", async () => {
         const names = async (q: string) =>

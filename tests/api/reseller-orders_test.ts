@@ -189,6 +189,15 @@ Deno.test({
           (await a.post("/api/reseller/change_password", { id: aId, password: "short" })).status,
           400,
         );
+        for (const weak of ["reseller@demo.test", "demo-admin-pass", "Summer2025!"]) {
+          const refused = await a.post("/api/reseller/change_password", {
+            id: aId,
+            password: weak,
+            currentPassword: "demo-reseller-pass",
+          });
+          assert.equal(refused.status, 400, weak);
+          assert.match(refused.json.error, /^(Password is too easy to guess|This password is)/);
+        }
         const r = await a.post("/api/reseller/change_password", {
           id: aId,
           password: "a-new-long-password",

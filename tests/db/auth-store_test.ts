@@ -36,7 +36,7 @@ Deno.test({
         const admin = await createAdmin(db, {
           name: "Ada",
           email: "Ada@Example.com",
-          password: "long enough",
+          password: "long enough password",
           rank: "Admin",
           createdBy: "test",
         });
@@ -47,7 +47,7 @@ Deno.test({
             createAdmin(db, {
               name: "Ada 2",
               email: "ADA@example.com",
-              password: "long enough",
+              password: "long enough password",
               rank: "Admin",
               createdBy: "test",
             }),
@@ -82,7 +82,7 @@ Deno.test({
             const cy = await createAdmin(db, {
               name: "Cy",
               email: "cy@example.com",
-              password: "long enough",
+              password: "long enough password",
               rank: "Admin",
               createdBy: "test",
             });
@@ -127,7 +127,7 @@ Deno.test({
               signIn(ctx, {
                 userType: "admin",
                 email: admin.email,
-                password: "long enough",
+                password: "long enough password",
                 ip: "192.0.2.1",
               });
             const enrol = await signInAda();
@@ -171,13 +171,13 @@ Deno.test({
               signIn(ctx, {
                 userType: "admin",
                 email: "bo@example.com",
-                password: "long enough",
+                password: "long enough password",
                 ip: "192.0.2.2",
               });
             await createAdmin(db, {
               name: "Bo",
               email: "bo@example.com",
-              password: "long enough",
+              password: "long enough password",
               rank: "Admin",
               createdBy: "test",
             });
@@ -273,7 +273,7 @@ Deno.test({
         const reseller = await createTestReseller(db, {
           name: "Rita",
           email: "rita@example.com",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 12_345,
           markup: { mlbb: 5 },
           twoFAEnabled: true,
@@ -357,14 +357,14 @@ Deno.test({
       const admin = await createAdmin(db, {
         name: "Ada",
         email: "ada@example.com",
-        password: "long enough",
+        password: "long enough password",
         rank: "Admin",
         createdBy: "test",
       });
       const reseller = await createTestReseller(db, {
         name: "Rae",
         email: "rae@example.com",
-        password: "long enough",
+        password: "long enough password",
         balanceCents: 0,
       });
       const session = (idHash: string, user: { _id: string }, userType: "admin" | "reseller") =>

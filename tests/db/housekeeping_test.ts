@@ -19,7 +19,7 @@ Deno.test({
         const admin = await createAdmin(db, {
           name: "Ops",
           email: "ops@test.example",
-          password: "long enough",
+          password: "long enough password",
           rank: "Admin",
           createdBy: "test",
         });
@@ -55,7 +55,7 @@ Deno.test({
         const reseller = await createTestReseller(db, {
           name: "Hooked",
           email: "hooked@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 0,
         });
         const event = (id: string, days: number) => ({

@@ -60,7 +60,7 @@ Deno.test({
         const reseller = await createTestReseller(db, {
           name: "Planter",
           email: "planter@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 100_000,
           markup: { mlbb: 1, mlbb_special: 1, mlbb_global: 1 },
         });

@@ -81,7 +81,7 @@ Deno.test({
           const r = await createTestReseller(db, {
             name,
             email: `${name.toLowerCase()}@test.example`,
-            password: "long enough",
+            password: "long enough password",
             balanceCents: 10_000,
           });
           await setWebhookUrl(
@@ -296,7 +296,7 @@ Deno.test({
         const reseller = await createTestReseller(db, {
           name: "Limits",
           email: "limits@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 100_000,
           markup: { pubgm: 5 },
         });

@@ -59,7 +59,7 @@ Deno.test({
         const reseller = await createTestReseller(db, {
           name: "Agreeing",
           email: "agreeing@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 100_000_000,
           markup: { mlbb: 10, mlbb_special: 10, mlbb_global: 10 },
         });

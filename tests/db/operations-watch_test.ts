@@ -229,7 +229,7 @@ Deno.test({
       const reseller = await createTestReseller(db, {
         name: "Shop",
         email: "shop@test.example",
-        password: "long enough",
+        password: "long enough password",
         balanceCents: 1000,
       });
       const event = await db.insertInto("webhook_events").values({

@@ -102,7 +102,7 @@ Deno.test({
         const other = await createTestReseller(db, {
           name: `Counted ${i}`,
           email: `counted.${i}@test.example`,
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 100_000,
           markup: {},
         });

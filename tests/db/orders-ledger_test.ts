@@ -28,7 +28,7 @@ async function newReseller(db: Db, name: string, balanceCents: number) {
   return await createTestReseller(db, {
     name,
     email: `${name.toLowerCase().replaceAll(" ", ".")}@test.example`,
-    password: "long enough",
+    password: "long enough password",
     balanceCents,
     markup: { mlbb: 10, mlbb_special: 10, mlbb_global: 10, pubgm: 5 },
   });

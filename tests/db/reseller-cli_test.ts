@@ -134,7 +134,7 @@ Deno.test({
         const shop = await createTestReseller(db, {
           name: "Nova Shop",
           email: "nova@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 0,
         });
         assert.deepEqual(await findLiveResellerByName(db, "  nova SHOP "), {

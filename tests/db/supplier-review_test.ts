@@ -84,7 +84,7 @@ Deno.test({
           const r = await createTestReseller(db, {
             name,
             email: `${name.toLowerCase()}@test.example`,
-            password: "long enough",
+            password: "long enough password",
             balanceCents: 5 * cents,
             markup: { pubgm: 5 },
           });
@@ -265,7 +265,7 @@ Deno.test({
             const r = await createTestReseller(db, {
               name: "Traveller",
               email: "traveller@test.example",
-              password: "long enough",
+              password: "long enough password",
               balanceCents: 1000,
             });
             const place = async () =>
@@ -343,7 +343,7 @@ Deno.test({
         const r = await createTestReseller(db, {
           name: "Refused",
           email: "refused@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 5 * cents,
           markup: { pubgm: 5 },
         });

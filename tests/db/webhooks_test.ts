@@ -70,7 +70,7 @@ Deno.test({
         const wren = await createTestReseller(db, {
           name: "Wren",
           email: "wren@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 1000,
         });
         const order = orderOf(wren._id);
@@ -186,7 +186,7 @@ Deno.test({
         const wren = await createTestReseller(db, {
           name: "Wren",
           email: "wren@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 1000,
         });
         const actor = { resellerId: wren._id, name: "Wren" };
@@ -280,7 +280,7 @@ Deno.test({
         const wren = await createTestReseller(db, {
           name: "Wren",
           email: "wren@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 1000,
         });
         // None of these names resolves on this machine: a request that arrives went to the
@@ -376,7 +376,7 @@ Deno.test({
         const wren = await createTestReseller(db, {
           name: "Wren",
           email: "wren@test.example",
-          password: "long enough",
+          password: "long enough password",
           balanceCents: 1000,
         });
         const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });

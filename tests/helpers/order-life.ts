@@ -134,7 +134,7 @@ export async function withOrderLives(
     const reseller = await createTestReseller(db, {
       name,
       email: `${name.toLowerCase()}@test.example`,
-      password: "long enough",
+      password: "long enough password",
       balanceCents,
       markup: {},
     });

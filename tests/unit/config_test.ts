@@ -64,7 +64,7 @@ const SAFE_PRODUCTION = {
   MAIL_FROM: "TopUp <receipts@example.com>",
   WHATSAPP_URL: "https://wa.me/6591234567",
   TELEGRAM_URL: "https://t.me/topup",
-  INBOUND_MAIL_SECRET: "inbound-secret-0123456789abcdef",
+  INBOUND_MAIL_SECRET: "d41c8e2a9b7f60354e1a2c9d8b7f6e50",
 };
 
 /** The problems loadConfig refuses `env` with, one line each. */
@@ -112,7 +112,7 @@ Deno.test("[config] production needs APP_SECRET, live credentials, SMTP and cont
     mode: "smtp",
     smtpUrl: "smtps://mailer:pw@smtp.example.com:465",
     from: "TopUp <receipts@example.com>",
-    inboundSecret: "inbound-secret-0123456789abcdef",
+    inboundSecret: "d41c8e2a9b7f60354e1a2c9d8b7f6e50",
   });
 });
 
@@ -130,8 +130,8 @@ Deno.test("[config] production refuses each unsafe setting with one line naming 
     ],
     [{ APP_SECRET: undefined }, /^APP_SECRET: required when APP_MODE is production/],
     [{ SCRYPT_LOG_N: "12" }, /^SCRYPT_LOG_N: must be at least 17 when APP_MODE is production/],
-    [{ APP_SECRET: "x".repeat(32) }, /^APP_SECRET: looks like a placeholder/],
-    [{ INBOUND_MAIL_SECRET: "0".repeat(24) }, /^INBOUND_MAIL_SECRET: looks like a placeholder/],
+    [{ APP_SECRET: "z".repeat(32) }, /^APP_SECRET: repeats itself; use random characters/],
+    [{ INBOUND_MAIL_SECRET: "0".repeat(24) }, /^INBOUND_MAIL_SECRET: repeats itself/],
     [{ HITPAY_API_KEY: HITPAY_SIMULATOR_CREDENTIALS.apiKey }, /^HITPAY_API_KEY: is a demo value/],
     [{ HITPAY_SALT: HITPAY_SIMULATOR_CREDENTIALS.salt }, /^HITPAY_SALT: is a demo value/],
     [
@@ -162,9 +162,39 @@ Deno.test("[config] production refuses each unsafe setting with one line naming 
     const problems = problemsOf({ ...SAFE_PRODUCTION, ...unsafe });
     assert.equal(problems.length, 1, `${JSON.stringify(unsafe)}: ${problems.join(" | ")}`);
     assert.match(problems[0], line);
-    // Demo mode takes the same setting as before.
-    assert.deepEqual(problemsOf({ ...SAFE_PRODUCTION, ...unsafe, APP_MODE: "demo" }), []);
+    // Demo mode takes the same setting.
+    assert.deepEqual(problemsOf({ ...unsafe, APP_MODE: "demo" }), []);
   }
+});
+
+Deno.test("[config] live credentials without APP_MODE stop the demo, saying to set it", () => {
+  const live = {
+    MOOGOLD_PARTNER_ID: "partner-4821",
+    MOOGOLD_SECRET_KEY: "mg-secret-7f3a9c2e",
+    ELITEDIAS_API_KEY: "ed-key-5b8d1f4a",
+    HITPAY_MODE: "live",
+    HITPAY_BASE_URL: "https://api.hit-pay.com/v1",
+    HITPAY_API_KEY: "live-key",
+    HITPAY_SALT: "live-salt",
+  };
+  assert.deepEqual(problemsOf(live), [
+    "APP_MODE: is demo (the default) but live services are configured (MOOGOLD_PARTNER_ID, " +
+    "MOOGOLD_SECRET_KEY, ELITEDIAS_API_KEY, HITPAY_API_KEY, HITPAY_SALT): set " +
+    "APP_MODE=production to sell with them, or unset them to run the demo on its simulators",
+  ]);
+  assert.match(
+    problemsOf({ ELITEDIAS_MODE: "live", ELITEDIAS_API_KEY: "ed-key-5b8d1f4a" })[0],
+    /^APP_MODE: is demo \(the default\) but live services are configured \(ELITEDIAS_API_KEY, ELITEDIAS_MODE\)/,
+  );
+  // HitPay's sandbox takes no real money: a demo may try it with sandbox keys.
+  const sandbox = {
+    HITPAY_MODE: "live",
+    HITPAY_API_KEY: "sandbox-key",
+    HITPAY_SALT: "sandbox-salt",
+    HITPAY_PAYMENT_METHODS: "paynow_online",
+  };
+  assert.deepEqual(problemsOf(sandbox), []);
+  assert.equal(loadConfig(sandbox).hitpay.baseUrl, "https://api.sandbox.hit-pay.com/v1");
 });
 
 Deno.test("[config] HitPay's sandbox in production only with HITPAY_SANDBOX=1", () => {
@@ -182,6 +212,40 @@ Deno.test("[config] HitPay's sandbox in production only with HITPAY_SANDBOX=1", 
     "the flag allows the sandbox, it does not choose it",
   );
 });
+
+Deno.test("[config] production takes random secrets, not the placeholders people leave", () => {
+  const placeholders: [string, RegExp][] = [
+    ["changeme-changeme-changeme-changeme", /looks like a placeholder \(it contains "change"\)/],
+    ["your-app-secret-goes-here-please-change", /looks like a placeholder/],
+    ["0123456789012345678901234567890123", /repeats itself/],
+    ["abcdefghijklmnopqrstuvwxyz0123456789", /runs in sequence/],
+    ["qwertyuiopasdfghjklzxcvbnm1234567890", /looks like a placeholder \(it contains "qwert"\)/],
+    ["abcabdabcabdabcabdabcabdabcabdabcabd", /repeats itself/],
+  ];
+  for (const name of ["APP_SECRET", "METRICS_TOKEN", "INBOUND_MAIL_SECRET"]) {
+    for (const [value, why] of placeholders) {
+      const problems = problemsOf({ ...SAFE_PRODUCTION, [name]: value });
+      assert.equal(problems.length, 1, `${name}=${value}: ${problems.join(" | ")}`);
+      assert.match(problems[0], new RegExp(`^${name}: ${why.source}`));
+      assert.doesNotMatch(problems[0], new RegExp(value), "the secret itself is not shown");
+    }
+  }
+  // What `openssl rand -hex 32`, `-base64 32` and a UUID give is taken.
+  for (const value of [randomHex(32), randomBase64(32), crypto.randomUUID()]) {
+    assert.deepEqual(problemsOf({ ...SAFE_PRODUCTION, APP_SECRET: value }), [], value);
+  }
+});
+
+function randomHex(bytes: number): string {
+  return Array.from(
+    crypto.getRandomValues(new Uint8Array(bytes)),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+}
+
+function randomBase64(bytes: number): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(bytes))));
+}
 
 Deno.test("[config] HitPay's sandbox is known by its host however it is written", () => {
   for (
@@ -219,7 +283,7 @@ Deno.test("[config] production calls its outside services over https, or on this
     ) {
       assert.deepEqual(problemsOf({ ...SAFE_PRODUCTION, [name]: local }), [], `${name}=${local}`);
     }
-    assert.deepEqual(problemsOf({ ...SAFE_PRODUCTION, [name]: plain, APP_MODE: "demo" }), []);
+    assert.deepEqual(problemsOf({ [name]: plain }), [], "the demo takes plain http");
   }
 });
 

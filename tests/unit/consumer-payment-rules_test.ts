@@ -31,7 +31,7 @@ Deno.test("[payment rules] a matching completed payment pays an order awaiting p
   assert.deepEqual(paymentEffect(order, completed), { kind: "pay" });
 });
 
-Deno.test("[payment rules] amount, currency, request or buyer mismatches are refused", () => {
+Deno.test("[payment rules] amount, currency or request mismatches are refused", () => {
   const refusal = (o: PayableOrder | undefined, r: PaymentReport) => {
     const effect = paymentEffect(o, r);
     assert.equal(effect.kind, "refuse");
@@ -41,9 +41,17 @@ Deno.test("[payment rules] amount, currency, request or buyer mismatches are ref
   assert.match(refusal(order, { ...completed, amountCents: 1233 }), /amount/);
   assert.match(refusal(order, { ...completed, currency: "USD" }), /currency/);
   assert.match(refusal(order, { ...completed, paymentRequestId: "req-2" }), /payment request/);
-  assert.match(refusal(undefined, completed), /no consumer order/);
-  assert.match(refusal({ ...order, buyer_type: "reseller" }, completed), /no consumer order/);
-  assert.match(refusal({ ...order, payment_provider: "manual" }, completed), /no consumer order/);
+});
+
+Deno.test("[payment rules] a payment that is none of our consumer orders' is foreign, not refused", () => {
+  for (
+    const other of [undefined, { ...order, buyer_type: "reseller" }, {
+      ...order,
+      payment_provider: "manual",
+    }]
+  ) {
+    assert.deepEqual(paymentEffect(other, completed), { kind: "foreign" });
+  }
 });
 
 Deno.test("[payment rules] states only move forward: later reports are recorded only", () => {

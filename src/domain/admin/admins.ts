@@ -23,6 +23,7 @@ import { deleteUserSessions } from "../../db/repositories/sessions.ts";
 import { ADMIN_RANKS, type AdminRank, isSuperadminRank } from "../../shared/admin-types.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { hashPassword } from "../auth/passwords.ts";
+import { assertPasswordAllowed } from "../auth/password-policy.ts";
 import { assertCurrentPassword } from "../auth/current-password.ts";
 import { normalizeEmail, presentAdmin, type PublicAdmin } from "../auth/users.ts";
 import { adminActor, auditActor, type OperatorActor } from "../actor.ts";
@@ -46,8 +47,6 @@ export interface AdminForm {
   currentPassword?: string;
   remarks?: string;
 }
-
-export const MIN_PASSWORD_LENGTH = 8;
 
 function actorIsSuperadmin(actor: AdminActor): boolean {
   return actor.kind !== "admin" || isSuperadminRank(actor.admin.rank);
@@ -73,12 +72,6 @@ export function canonicalRank(rank: string): AdminRank {
   return found;
 }
 
-function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    throw new ValidationError(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
-}
-
 function emailTaken(error: unknown, email: string): never {
   if (String((error as Error)?.message ?? error).includes("admins_email_key")) {
     throw new ConflictError(`An admin with email ${email} already exists`);
@@ -92,17 +85,22 @@ export async function listAdminsMatching(db: Db, search = ""): Promise<PublicAdm
   return rows.map(presentAdmin);
 }
 
-/** Creates an admin from the console or CLI; only a superadmin creates a superadmin. */
+/**
+ * Creates an admin from the console or CLI; only a superadmin creates a superadmin. The password
+ * follows the password policy, except the demo's own published account (`demoAccount`), which
+ * only the demo seed creates.
+ */
 export async function createAdminAs(
   db: Db,
   actor: AdminActor,
   form: AdminForm,
+  options: { demoAccount?: boolean } = {},
 ): Promise<PublicAdmin> {
   const rank = canonicalRank(form.rank);
   if (isSuperadminRank(rank) && !actorIsSuperadmin(actor)) {
     throw new ForbiddenError("Only a superadmin can grant the superadmin rank");
   }
-  checkPassword(form.password ?? "");
+  if (!options.demoAccount) await assertPasswordAllowed(form.password ?? "", form);
   const email = normalizeEmail(form.email);
   const passwordHash = await hashPassword(form.password!);
   const row = await db.transaction().execute(async (trx) => {
@@ -133,8 +131,9 @@ export async function createAdminAs(
 export async function createAdmin(
   db: Db,
   input: AdminForm & { password: string; createdBy: string },
+  options: { demoAccount?: boolean } = {},
 ): Promise<PublicAdmin> {
-  return await createAdminAs(db, { kind: "system", name: input.createdBy }, input);
+  return await createAdminAs(db, { kind: "system", name: input.createdBy }, input, options);
 }
 
 /**
@@ -151,7 +150,7 @@ export async function updateAdminAs(
   const rank = canonicalRank(form.rank);
   const self = actor.kind === "admin" && actor.admin._id === id;
   if (form.password) {
-    checkPassword(form.password);
+    await assertPasswordAllowed(form.password, form);
     if (self) await assertCurrentPassword(db, { type: "admin", id }, form.currentPassword);
   }
   const passwordHash = form.password ? await hashPassword(form.password) : undefined;
@@ -196,8 +195,17 @@ export async function updateAdminAs(
   return presentAdmin(row);
 }
 
-/** Deletes an admin and ends their sessions; never oneself, never the last superadmin. */
-export async function deleteAdminAs(db: Db, actor: AdminActor, id: string): Promise<void> {
+/**
+ * Deletes an admin and ends their sessions; never oneself, never the last superadmin, except with
+ * `lastSuperadmin` (removing the demo's published admin: the next start then creates the first
+ * admin from ADMIN_EMAIL, or an operator runs `admin create`).
+ */
+export async function deleteAdminAs(
+  db: Db,
+  actor: AdminActor,
+  id: string,
+  options: { lastSuperadmin?: boolean } = {},
+): Promise<void> {
   if (actor.kind === "admin" && actor.admin._id === id) {
     throw new ForbiddenError("You cannot delete your own account");
   }
@@ -210,7 +218,7 @@ export async function deleteAdminAs(db: Db, actor: AdminActor, id: string): Prom
       if (!actorIsSuperadmin(actor)) {
         throw new ForbiddenError("Only a superadmin can delete a superadmin");
       }
-      if (superadmins.length <= 1) {
+      if (superadmins.length <= 1 && !options.lastSuperadmin) {
         throw new ConflictError("The last superadmin cannot be deleted");
       }
     }

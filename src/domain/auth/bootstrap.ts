@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { findResellerByEmail } from "../../db/repositories/resellers.ts";
 import { createReseller, hasNoAdmins } from "./users.ts";
 import { createAdmin } from "../admin/admins.ts";
+import { ValidationError } from "../errors.ts";
 
 /** Demo sign-ins, printed at start and stated in the README; only ever created in demo mode. */
 export const DEMO_ADMIN = {
@@ -43,6 +44,11 @@ export async function ensureFirstAdmin(
       password,
       rank: "superadmin",
       createdBy: "bootstrap",
+    }).catch((error) => {
+      if (error instanceof ValidationError) {
+        throw new BootstrapError(`ADMIN_PASSWORD: ${error.message}`);
+      }
+      throw error;
     });
     return { kind: "created-from-env", email };
   }
@@ -62,7 +68,7 @@ export async function seedDemoUsers(db: Db): Promise<string[]> {
       ...DEMO_ADMIN,
       rank: "superadmin",
       createdBy: "demo",
-    });
+    }, { demoAccount: true });
   }
   if (!(await findResellerByEmail(db, DEMO_RESELLER.email))) {
     await createReseller(db, {
@@ -70,7 +76,7 @@ export async function seedDemoUsers(db: Db): Promise<string[]> {
       markup: { mlbb: 5, mlbb_global: 5, mlbb_special: 5 },
       twoFAEnabled: false,
       createdBy: "demo",
-    });
+    }, { demoAccount: true });
   }
   return [
     `Admin sign-in:    /admin      ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password} (scan the QR code with an authenticator app)`,

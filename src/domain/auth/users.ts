@@ -4,12 +4,14 @@ import { countAdmins } from "../../db/repositories/admins.ts";
 import type { ResellerPublicRow } from "../../db/repositories/resellers.ts";
 import {
   findResellerByEmail,
+  findResellerPublicById,
   insertReseller,
   setResellerPasswordHash,
 } from "../../db/repositories/resellers.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import { hashPassword } from "./passwords.ts";
 import { assertCurrentPassword } from "./current-password.ts";
+import { assertPasswordAllowed } from "./password-policy.ts";
 import { deleteUserSessions } from "../../db/repositories/sessions.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { centsToDollars } from "../money.ts";
@@ -112,15 +114,17 @@ export interface NewResellerInput {
   actor?: OperatorActor;
 }
 
-/** Creates a reseller and its 'initial' history row (old 0, new = starting balance) together. */
+/**
+ * Creates a reseller and its 'initial' history row (old 0, new = starting balance) together. The
+ * password follows the password policy, except the demo's own published account (`demoAccount`).
+ */
 export async function createReseller(
   db: Db,
   input: NewResellerInput,
+  options: { demoAccount?: boolean } = {},
 ): Promise<PublicReseller> {
   const email = normalizeEmail(input.email);
-  if (input.password.length < 8) {
-    throw new ValidationError("Password must be at least 8 characters");
-  }
+  if (!options.demoAccount) await assertPasswordAllowed(input.password, input);
   if (!Number.isSafeInteger(input.balanceCents) || input.balanceCents < 0) {
     throw new ValidationError("Balance must be a non-negative amount");
   }
@@ -187,9 +191,9 @@ export async function changeResellerPassword(
   keepSessionIdHash: string,
 ): Promise<void> {
   const { password } = input;
-  if (password.length < 8) throw new ValidationError("Password must be at least 8 characters");
-  if (password.length > 1024) throw new ValidationError("Password is too long");
   await assertCurrentPassword(db, { type: "reseller", id: resellerId }, input.currentPassword);
+  const owner = await findResellerPublicById(db, resellerId);
+  await assertPasswordAllowed(password, { email: owner?.email, name: owner?.name });
   const hash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
     await setResellerPasswordHash(trx, resellerId, hash);

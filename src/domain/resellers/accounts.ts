@@ -18,6 +18,7 @@ import { auditActor, type OperatorActor } from "../actor.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { centsToDollarString, type DecimalInput, dollarsToCents, parseDecimal } from "../money.ts";
 import { hashPassword } from "../auth/passwords.ts";
+import { assertPasswordAllowed } from "../auth/password-policy.ts";
 import {
   createReseller,
   normalizeEmail,
@@ -75,10 +76,6 @@ function auditView(row: ResellerPublicRow) {
   };
 }
 
-function checkPassword(password: string): void {
-  if (password.length < 8) throw new ValidationError("Password must be at least 8 characters");
-}
-
 /**
  * An admin creates a reseller (POST /api/reseller): rank 'Reseller', the starting balance as its
  * 'initial' history row, and the audit row, in one transaction. `createdBy` is the operator.
@@ -91,7 +88,6 @@ export async function addReseller(
 ): Promise<PublicReseller> {
   const balanceCents = dollarsToCents(input.balance, "balance");
   checkMoveCeiling(balanceCents, limits.maxMoveDollars, "balance");
-  checkPassword(input.password);
   return await createReseller(db, {
     name: requireText(input.name, "Name"),
     email: input.email,
@@ -131,7 +127,7 @@ export async function editReseller(
   const name = requireText(input.name, "Name");
   const email = normalizeEmail(requireText(input.email, "Email"));
   const password = input.password ? input.password : undefined;
-  if (password !== undefined) checkPassword(password);
+  if (password !== undefined) await assertPasswordAllowed(password, { email, name });
   const balanceCents = input.balance === undefined
     ? undefined
     : dollarsToCents(input.balance, "balance");
