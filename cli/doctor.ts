@@ -1,5 +1,8 @@
 import type { Command } from "commander";
 import { examineSetup } from "../src/domain/admin/doctor.ts";
+import { inspectDatabaseForGoLive } from "../src/domain/admin/go-live.ts";
+import { dbOptionsOf } from "../src/config.ts";
+import { closeDb, getDb } from "../src/db/client.ts";
 
 /** `doctor [--live]`: is the configuration fit for its mode, and do the outside services answer? */
 export function registerDoctorCommand(program: Command): void {
@@ -16,7 +19,16 @@ export function registerDoctorCommand(program: Command): void {
         "is ordered or paid",
     )
     .action(async (opts: { live?: boolean }) => {
-      const report = await examineSetup(Deno.env.toObject(), { live: opts.live ?? false });
+      const report = await examineSetup(Deno.env.toObject(), {
+        live: opts.live ?? false,
+        database: async (config) => {
+          try {
+            return await inspectDatabaseForGoLive(getDb(dbOptionsOf(config)), config);
+          } finally {
+            await closeDb();
+          }
+        },
+      });
       for (const line of report.lines) console.log(line);
       if (!report.ok) Deno.exit(1);
     });

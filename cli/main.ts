@@ -14,6 +14,7 @@ import { registerJobCommands, registerOrdersReview } from "./review.ts";
 import { registerDoctorCommand } from "./doctor.ts";
 import { registerStatusCommand } from "./status.ts";
 import { registerBackupCommands } from "./backup.ts";
+import { registerDemoCommands } from "./demo.ts";
 import { sendLogsToStderr } from "../src/observability/log.ts";
 
 const program = new Command()
@@ -46,6 +47,7 @@ registerEmailCommands(program);
 registerDoctorCommand(program);
 registerStatusCommand(program);
 registerBackupCommands(program);
+registerDemoCommands(program);
 
 try {
   await program.parseAsync(["node", "topup", ...Deno.args]);

@@ -5,6 +5,7 @@ import { type Command, Option } from "commander";
 import { dbOptionsOf, getConfig } from "../src/config.ts";
 import { closeDb, type Db, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { ensureFirstAdmin } from "../src/domain/auth/bootstrap.ts";
+import { findGoLiveProblems, GoLiveError } from "../src/domain/admin/go-live.ts";
 import { buildApp, buildIsStale } from "./build.ts";
 import {
   answerInvariants,
@@ -93,6 +94,10 @@ async function prepare(build: boolean, log: (line: string) => void) {
   const db = getDb(dbOptionsOf(config));
   const applied = await migrateToLatest(db);
   if (applied.length) log(`Applied migrations: ${applied.join(", ")}`);
+  if (config.mode === "production") {
+    const problems = await findGoLiveProblems(db, config);
+    if (problems.length) throw new GoLiveError(problems);
+  }
   const outcome = await withBootstrapLock(db, (conn) => ensureFirstAdmin(conn, config));
   if (outcome.kind === "created-from-env") {
     log(`Created superadmin ${outcome.email}`);

@@ -383,6 +383,12 @@ export interface AlertsTable {
   sent_at: CreatedAt;
 }
 
+/** A stored password hash found to be no published password, by its SHA-256 (migration 0021). */
+export interface PasswordChecksTable {
+  digest: string;
+  checked_at: CreatedAt;
+}
+
 export interface Database {
   admins: AdminsTable;
   resellers: ResellersTable;
@@ -398,6 +404,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
   payment_events: PaymentEventsTable;
+  password_checks: PasswordChecksTable;
   audit_log: AuditLogTable;
   dashboard_daily: DashboardDailyTable;
   dashboard_changes: DashboardChangesTable;

@@ -29,6 +29,7 @@ export async function getAppContext(): Promise<AppContext> {
       box,
       sessionIdleMinutes: config.sessionIdleMinutes,
       sessionAbsoluteHours: config.sessionAbsoluteHours,
+      refusePublishedPasswords: config.mode === "production",
     },
     suppliers: () => getSuppliers(config),
     hitpay: () => getHitPayClient(config),

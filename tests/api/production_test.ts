@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { signInAdmin } from "../helpers/sessions.ts";
+import { signInAdmin, signInDemoAdmin } from "../helpers/sessions.ts";
 import { paymentBody } from "../helpers/consumer-payments.ts";
 import {
   productionEnv,
@@ -95,6 +95,123 @@ Deno.test({
   },
 });
 
+/** Runs the CLI with `env`, no terminal on its standard input. */
+async function cli(args: string[], env: Record<string, string>) {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli/main.ts", ...args],
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code, out: decoder.decode(stdout), err: decoder.decode(stderr) };
+}
+
+Deno.test({
+  name: "[production] on a database the demo ran on, start refuses naming the demo accounts " +
+    "until `demo remove`; then the demo admin cannot sign in",
+  ...opts,
+  async fn(t) {
+    const tdb = await createTestDatabase();
+    const env: Record<string, string> = {
+      ...tdb.env,
+      ...productionEnv(unreachableServices()),
+      PORT: "0",
+      RUN_JOBS: "0",
+    };
+    try {
+      await t.step("the operator forgets APP_MODE once: the demo seeds its data", async () => {
+        const demo = await startTestServer(tdb);
+        try {
+          assert.match(demo.output(), /Admin sign-in: +\/admin +admin@demo\.test/);
+          // Anyone signs in with the published password and enrols an authenticator.
+          await signInDemoAdmin(demo.url);
+        } finally {
+          await demo.stop();
+        }
+      });
+
+      await t.step("production refuses to start, naming what the demo left", async () => {
+        const serve = await cli(["serve", "--no-build"], env);
+        assert.equal(serve.code, 1, serve.err);
+        assert.doesNotMatch(serve.out, /Serving on/);
+        assert.match(serve.err, /^Error: Not starting in production mode:$/m);
+        assert.match(serve.err, /remove it with `npm run cli -- demo remove`/);
+        for (
+          const line of [
+            /^ {4}admin admin@demo\.test: a demo account/m,
+            /^ {4}reseller reseller@demo\.test: a demo account/m,
+            /^ {4}the demo's sealing key/m,
+            /^ {4}the demo catalogue, priced from the simulators: .*Mobile Legends/m,
+            /^ {4}3 demo email\(s\)$/m,
+          ]
+        ) assert.match(serve.err, line);
+        const doctor = await cli(["doctor"], env);
+        assert.equal(doctor.code, 1, doctor.out);
+        assert.match(doctor.out, /^Database: 6 problem\(s\); the server would not start$/m);
+        assert.match(doctor.out, /^ {4}admin admin@demo\.test: a demo account/m);
+      });
+
+      await t.step(
+        "`demo remove` asks first: without a terminal or --yes nothing goes",
+        async () => {
+          const refused = await cli(["demo", "remove"], env);
+          assert.equal(refused.code, 1);
+          assert.match(refused.err, /not asking without a terminal; run it with --yes/);
+          const doctor = await cli(["doctor"], env);
+          assert.match(doctor.out, /^ {4}admin admin@demo\.test: a demo account/m);
+        },
+      );
+
+      await t.step("`demo remove --yes` removes it; production starts", async () => {
+        const removed = await cli(["demo", "remove", "--yes"], { ...env, USER: "ops-anna" });
+        assert.equal(removed.code, 0, removed.err);
+        assert.match(removed.out, /^deleted admin admin@demo\.test$/m);
+        assert.match(removed.out, /^deleted reseller reseller@demo\.test$/m);
+        assert.match(removed.out, /^sealed \d+ secret\(s\) again with APP_SECRET/m);
+        assert.match(removed.out, /^No admin is left: set ADMIN_EMAIL and ADMIN_PASSWORD/m);
+        const doctor = await cli(["doctor"], env);
+        assert.equal(doctor.code, 0, doctor.out);
+        assert.match(doctor.out, /^Database: no demo data, no published password$/m);
+      });
+
+      await t.step(
+        "the demo's published sign-ins are gone; the operator's admin works",
+        async () => {
+          const server = await startTestServer(tdb, env);
+          try {
+            assert.match(server.output(), /Created superadmin ops@example\.com/);
+            for (
+              const [path, username, password] of [
+                ["/api/login_admin", "admin@demo.test", "demo-admin-pass"],
+                ["/api/login_reseller", "reseller@demo.test", "demo-reseller-pass"],
+              ]
+            ) {
+              const r = await fetch(new URL(path, server.url), {
+                method: "POST",
+                headers: { "content-type": "application/json", origin: PUBLIC_URL },
+                body: JSON.stringify({ username, password }),
+              });
+              assert.equal(r.status, 401, `${username}: ${await r.text()}`);
+            }
+            const ops = await fetch(new URL("/api/login_admin", server.url), {
+              method: "POST",
+              headers: { "content-type": "application/json", origin: PUBLIC_URL },
+              body: JSON.stringify({ username: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
+            });
+            assert.equal(ops.status, 202, await ops.text());
+          } finally {
+            await server.stop();
+          }
+        },
+      );
+    } finally {
+      await tdb.drop();
+    }
+  },
+});
+
 Deno.test({
   name: "[production] no simulator, PUBLIC_URL in every absolute URL, Secure session cookie",
   ...opts,
@@ -102,7 +219,11 @@ Deno.test({
     const live = startLiveServiceSimulators();
     const tdb = await createTestDatabase();
     const item = await withHandle(tdb, async (db) => {
-      await createMobileLegendsGame(db, live.suppliers, { consumerMarkup: 8.8 });
+      // The shop's own game: a demo tile would make it demo data, which production refuses.
+      await createMobileLegendsGame(db, live.suppliers, {
+        consumerMarkup: 8.8,
+        gameImage: "/uploads/mobile-legends.png",
+      });
       const catalogue = await consumerGamePage(db, "mobile-legends");
       return catalogue!.packages.find((p) => p.name === "mlbb_special")!.items[0];
     });

@@ -19,6 +19,7 @@ import * as m0017 from "./0017_roll_up_dashboard.ts";
 import * as m0018 from "./0018_index_unpaid_consumer_orders.ts";
 import * as m0019 from "./0019_store_idempotent_answer_text.ts";
 import * as m0020 from "./0020_index_live_supplier_attempts.ts";
+import * as m0021 from "./0021_create_password_checks.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0018_index_unpaid_consumer_orders": m0018,
   "0019_store_idempotent_answer_text": m0019,
   "0020_index_live_supplier_attempts": m0020,
+  "0021_create_password_checks": m0021,
 };

@@ -141,7 +141,14 @@ function metricsAccess(config: Config): string {
  */
 export async function examineSetup(
   env: Record<string, string | undefined>,
-  options: { live: boolean },
+  options: {
+    live: boolean;
+    /**
+     * In production, what the server's start would refuse in its database (go-live.ts
+     * findGoLiveProblems), one line each.
+     */
+    database?: (config: Config) => Promise<string[]>;
+  },
 ): Promise<DoctorReport> {
   const mode = env.APP_MODE || "demo";
   let config: Config;
@@ -167,7 +174,20 @@ export async function examineSetup(
     lines.push(`  ${service.name}: ${where}`);
   }
   lines.push(`  Metrics: ${metricsAccess(config)}`);
-  if (!options.live) return { ok: true, lines };
+  let ok = true;
+  if (config.mode === "production" && options.database) {
+    const problems = await options.database(config).catch((error: Error) => [
+      `the database could not be checked: ${error.message}`,
+    ]);
+    if (problems.length) {
+      ok = false;
+      lines.push(
+        `Database: ${problems.length} problem(s); the server would not start`,
+        ...problems.map((problem) => `  ${problem}`),
+      );
+    } else lines.push("Database: no demo data, no published password");
+  }
+  if (!options.live) return { ok, lines };
   lines.push("Live checks (one read-only call each):");
   const checks = await Promise.all(
     services.map((service) => service.mode === "live" ? service.check() : undefined),
@@ -179,5 +199,5 @@ export async function examineSetup(
       : "simulated, not called";
     lines.push(`  ${service.name}: ${outcome}`);
   });
-  return { ok: checks.every((check) => check?.ok ?? true), lines };
+  return { ok: ok && checks.every((check) => check?.ok ?? true), lines };
 }

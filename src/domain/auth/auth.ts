@@ -24,6 +24,7 @@ import {
 } from "../../db/repositories/totp-steps.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import { burnPasswordCheck, verifyPassword } from "./passwords.ts";
+import { isPublishedPassword } from "./password-policy.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { enrolmentQr, generateTotpSecret, matchTotpStep } from "./totp.ts";
 import {
@@ -55,6 +56,11 @@ export interface AuthContext {
   box: SecretBox;
   sessionIdleMinutes: number;
   sessionAbsoluteHours: number;
+  /**
+   * Production: a password this repository publishes never signs in, whatever account still
+   * carries it (an account left over from a demo, an example copied from the README).
+   */
+  refusePublishedPasswords?: boolean;
 }
 
 export type SignInResult =
@@ -208,7 +214,8 @@ export async function signIn(
   );
 
   const account = await findAccount(ctx.db, input.userType, email);
-  const ok = account
+  const refused = ctx.refusePublishedPasswords === true && isPublishedPassword(input.password);
+  const ok = account && !refused
     ? await verifyPassword(input.password, account.passwordHash)
     : (await burnPasswordCheck(input.password), false);
   if (!account || !ok) throw new UnauthenticatedError(LOGIN_FAILED);

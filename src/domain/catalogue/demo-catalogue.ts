@@ -8,11 +8,14 @@ import { UpstreamError } from "../errors.ts";
 import { parseDecimal } from "../money.ts";
 
 /**
- * The demo's game tiles: original SVG artwork (no vendor images) shipped in static/games and
- * served with the client build.
+ * Where the demo's game tiles are served: original SVG artwork (no vendor images) shipped in
+ * static/games with the client build. Uploaded images live elsewhere (/uploads/ or a bucket), so a
+ * game whose image is here is one the demo made.
  */
+export const DEMO_TILE_PREFIX = "/games/";
+
 function demoTile(name: string): string {
-  return `/games/${name}.svg`;
+  return `${DEMO_TILE_PREFIX}${name}.svg`;
 }
 
 const MLBB_PACKAGES = [
@@ -26,13 +29,13 @@ const DOUBLE_RECHARGE = new Set(["50", "150", "250", "500"]);
 
 /**
  * Creates the Mobile Legends game: three packages, each priced from its EliteDias game
- * (mlbb, mlbb_special, mlbb_global). Markup keys mlbb, mlbb_global, mlbb_special already exist
+ * (mlbb, mlbb_special, mlbb_global), with the demo's tile unless given an image of the shop's. Markup keys mlbb, mlbb_global, mlbb_special already exist
  * on every reseller (spec §9 default markup keys).
  */
 export async function createMobileLegendsGame(
   db: Db,
   suppliers: Suppliers,
-  options: { consumerMarkup: number },
+  options: { consumerMarkup: number; gameImage?: string },
 ): Promise<void> {
   const packages: GamePackageDto[] = [];
   for (const pkg of MLBB_PACKAGES) {
@@ -62,7 +65,7 @@ export async function createMobileLegendsGame(
     has_packages: true,
     priority: 1,
     tagline: "Diamonds delivered in minutes",
-    game_image: demoTile("mobile-legends"),
+    game_image: options.gameImage ?? demoTile("mobile-legends"),
     requires_server_id: true,
     game_currency: "Diamonds",
     consumer_markup: options.consumerMarkup,
