@@ -142,6 +142,30 @@ Deno.test("[moogold contract] create_order errors 111, 420 and 114 are supplier 
   }
 });
 
+Deno.test("[moogold contract] create_order: 109 Invalid Signature is re-signed the other way once, then reported", async () => {
+  await withRecordedAnswer(
+    "moogold",
+    "create-order-invalid-signature",
+    async ({ url, requests }) => {
+      const client = moogoldAt(url);
+      assert.deepEqual(await client.createOrder(ORDER_INPUT), {
+        ok: false,
+        kind: "supplier",
+        message: "Invalid Signature.",
+        code: "109",
+      });
+      assert.equal(requests.length, 2, "one request each way, no more");
+      const [signed, unsigned] = requests.map((r) => JSON.parse(r.body));
+      assert.deepEqual(signed, unsigned, "the same order both times");
+      assert.equal(signed.partnerOrderId, "WF-ABC123");
+      assert.deepEqual(client.createOrderSigning(), {
+        partnerOrderIdSigned: true,
+        confirmed: false,
+      });
+    },
+  );
+});
+
 Deno.test("[moogold contract] WordPress's rest_no_route 404 is a supplier error, for create_order and validate", async () => {
   await withRecordedAnswer("moogold", "rest-no-route", async ({ url }) => {
     const client = moogoldAt(url);
@@ -316,6 +340,19 @@ Deno.test("[moogold simulator] every call is answered in the shape of its record
       },
       bodyOnly: true,
       documented: ["err_code"],
+    },
+    {
+      fixture: "create-order-invalid-signature",
+      ask: async () => {
+        sim.requireSigning(false);
+        const answer = await askSimulator(sim, "order/create_order", {
+          ...mlbbOrder,
+          partnerOrderId: "SIM-4",
+        });
+        sim.requireSigning(true);
+        return answer;
+      },
+      documented: ["err_code", "err_message"],
     },
     {
       fixture: "rest-no-route",
