@@ -113,6 +113,18 @@ Deno.test('[elitedias contract] reseller top-up: a non-"200" code is a supplier 
   }
 });
 
+Deno.test("[elitedias contract] reseller top-up: HTTP 429 is throttled (not carried out), never a refusal", async () => {
+  await withRecordedAnswer("elitedias", "topup-rate-limited", async ({ url, requests }) => {
+    assert.deepEqual(await elitediasAt(url).topup(TOPUP), {
+      ok: false,
+      kind: "throttled",
+      message: "EliteDias is limiting our requests (HTTP 429): Too Many Requests",
+      code: "429",
+    });
+    assert.equal(requests.length, 1, "the client leaves the retry to its caller");
+  });
+});
+
 Deno.test("[elitedias contract] track_order: an order_status containing success is successful", async () => {
   await withRecordedAnswer("elitedias", "track-order-success", async ({ url, requests }) => {
     assert.deepEqual(valueOf(await elitediasAt(url).trackOrder("ED10000001")), {

@@ -91,6 +91,8 @@ function describeFailure(error: Pick<SupplierError, "kind" | "message" | "code">
       return `refused: ${error.message}${error.code ? ` (error ${error.code})` : ""}`;
     case "malformed":
       return `unexpected answer: ${error.message}`;
+    case "throttled":
+      return `rate-limited: ${error.message}`;
   }
 }
 

@@ -9,6 +9,7 @@ import {
   failWith,
   inFlightLimit,
   postJson,
+  type SupplierError,
   type SupplierOrderStatus,
   type SupplierResult,
 } from "../fetch-json.ts";
@@ -111,6 +112,7 @@ const optionalText = text.nullish().transform((v) => v ?? null);
 const emptyArrayAsMap = z.array(z.never()).transform(() => ({}));
 
 const StatusSchema = z.object({ code: text, message: optionalText });
+const MessageSchema = z.object({ message: optionalText });
 const GamesSchema = z.object({ games: z.array(z.string()) });
 // The map is flat, so the keys of a `code: "200"` envelope must not be read as denominations.
 const DenominationsSchema = z.record(z.string(), z.unknown())
@@ -140,6 +142,22 @@ const TrackSchema = z.object({
 });
 const BalanceSchema = z.object({ reseller_balance: decimalText });
 
+/**
+ * EliteDias's HTTP 429: its rate limit refused the request, which was not carried out; the one
+ * public client that meets it waits and sends the same request again
+ * (starktoony/elitedias_price_log:src/app/elitedias/api.py, _post_with_backoff), so the caller may
+ * send it again later, after `retryAfterMs` when EliteDias named a wait.
+ */
+function throttled(detail: string | null, retryAfterMs: number | undefined): SupplierError {
+  const said = detail ? `: ${detail}` : "";
+  const failure = failWith(
+    "throttled",
+    `EliteDias is limiting our requests (HTTP 429)${said}`,
+    "429",
+  );
+  return retryAfterMs === undefined ? failure : { ...failure, retryAfterMs };
+}
+
 /** Creates an EliteDias client; no call is made until a method is used. */
 export function createElitediasClient(options: ElitediasClientOptions): ElitediasClient {
   const base = options.baseUrl.replace(/\/+$/, "");
@@ -159,13 +177,17 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
         endpoint,
       })
     );
-    if (!response.ok) return response;
-    const { status, json } = response.value;
+    if (!response.ok) {
+      return response.kind === "http" && response.code === "429"
+        ? throttled(response.message.replace(/^HTTP 429: ?/, ""), response.retryAfterMs)
+        : response;
+    }
+    const { status, json, retryAfterMs } = response.value;
     if (status < 200 || status > 299) {
-      const detail = StatusSchema.safeParse(json);
-      const reason = detail.success && detail.data.message !== null
-        ? `: ${detail.data.message}`
-        : "";
+      const detail = MessageSchema.safeParse(json);
+      const message = detail.success ? detail.data.message : null;
+      if (status === 429) return throttled(message, retryAfterMs);
+      const reason = message === null ? "" : `: ${message}`;
       return failWith("http", `HTTP ${status} from EliteDias${reason}`, String(status));
     }
     return { ok: true as const, value: json };
