@@ -78,6 +78,7 @@ export interface ElitediasTrackedOrder {
 
 /** The EliteDias API, one method per endpoint used by the app. */
 export interface ElitediasClient {
+  /** The game codes EliteDias sells (elitedias_games_data, else elitedias_games_available). */
   gamesAvailable(): Promise<SupplierResult<string[]>>;
   /** Denomination name → price as exact decimal text; empty when EliteDias has none (code 403). */
   denominations(game: string): Promise<SupplierResult<Record<string, string>>>;
@@ -114,6 +115,14 @@ const emptyArrayAsMap = z.array(z.never()).transform(() => ({}));
 const StatusSchema = z.object({ code: text, message: optionalText });
 const MessageSchema = z.object({ message: optionalText });
 const GamesSchema = z.object({ games: z.array(z.string()) });
+// elitedias_games_data: the game codes are the keys of `info` (starktoony/elitedias_price_log
+// models.py since b2bcda8), which that client first read as `data` (020b366): either is taken.
+const GameCodeMap = z.union([z.record(z.string(), z.unknown()), emptyArrayAsMap])
+  .transform((games) => Object.keys(games));
+const GamesDataSchema = z.union([
+  z.object({ info: GameCodeMap }).transform((answer) => answer.info),
+  z.object({ data: GameCodeMap }).transform((answer) => answer.data),
+]);
 // The map is flat, so the keys of a `code: "200"` envelope must not be read as denominations.
 const DenominationsSchema = z.record(z.string(), z.unknown())
   .transform(({ code: _code, message: _message, ...prices }) => prices)
@@ -221,8 +230,15 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
 
   return {
     async gamesAvailable() {
-      const result = await call("/elitedias_games_available", {}, GamesSchema);
-      return result.ok ? { ok: true, value: result.value.games } : result;
+      // The newest public client reads /elitedias_games_data, having left
+      // /elitedias_games_available (starktoony/elitedias_price_log:src/app/elitedias/api.py since
+      // 020b366), so that is asked first. The older list is asked only when the newer is not
+      // there (a 404) or does not read as a list: a refusal, a 429 or an outage says nothing about
+      // which endpoint exists, and is reported as it is.
+      const listed = await call("/elitedias_games_data", {}, GamesDataSchema);
+      if (listed.ok || !(listed.kind === "malformed" || listed.code === "404")) return listed;
+      const older = await call("/elitedias_games_available", {}, GamesSchema);
+      return older.ok ? { ok: true, value: older.value.games } : older;
     },
 
     denominations(game) {

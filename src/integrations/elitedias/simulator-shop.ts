@@ -122,6 +122,13 @@ export function createElitediasShop(options: {
   }
 
   const routes: ElitediasShop["routes"] = {
+    // What each value of `info` holds is not documented: the simulator sends the game's notes.
+    "elitedias_games_data": () =>
+      Response.json({
+        code: "200",
+        info: Object.fromEntries(ELITEDIAS_CATALOGUE.map((game) => [game.code, game.notes])),
+      }),
+
     "elitedias_games_available": () =>
       Response.json({ code: "200", games: ELITEDIAS_CATALOGUE.map((game) => game.code) }),
 
