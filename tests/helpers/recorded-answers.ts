@@ -12,7 +12,12 @@ export type Vendor = "moogold" | "elitedias" | "yahoo";
 
 /** One documented answer: the HTTP status and JSON body a vendor sends for one call. */
 export interface RecordedAnswer {
-  /** Where the shape comes from: a public client's owner/repo:path, or an idx: id of external-apis.md. */
+  /**
+   * Where the shape comes from, each a place anyone can open: a public repository's
+   * owner/repo:path (with @commit where the file changed), a URL, or, where the public client that
+   * showed it could not be found again (the note says so), the section of
+   * shared/reference/external-apis.md that records it.
+   */
   source: string[];
   /** What a reader must know: which values are illustrative, what was derived from what. */
   note?: string;

@@ -58,7 +58,7 @@ Deno.test("[moogold contract] order_detail_partner_id without total is an order 
   });
 });
 
-Deno.test("[moogold contract] order_detail_partner_id with a total (idx:55662911358) keeps it", async () => {
+Deno.test("[moogold contract] order_detail_partner_id with a total, as order_detail has, keeps it", async () => {
   await withRecordedAnswer("moogold", "order-detail-partner-id-with-total", async ({ url }) => {
     const order = valueOf(await moogoldAt(url).orderDetailByPartnerId("WF-ABC123"));
     assert.equal(order.total, "1.55");
@@ -126,9 +126,17 @@ Deno.test("[moogold contract] create_order: an order id at the top level (Medbou
 
 Deno.test("[moogold contract] create_order errors 111, 420 and 114 are supplier errors with their err_code", async () => {
   const cases = [
-    ["create-order-insufficient-balance", "111", "Insufficient balance"],
-    ["create-order-duplicate-partner-order-id", "420", "Duplicate partnerOrderId"],
-    ["create-order-out-of-stock", "114", "Out of stock"],
+    [
+      "create-order-insufficient-balance",
+      "111",
+      "Insufficient Balance, kindly reload your balance and try again.",
+    ],
+    ["create-order-duplicate-partner-order-id", "420", "Duplicate Partner Order ID provided."],
+    [
+      "create-order-out-of-stock",
+      "114",
+      "Product Out of Stock, kindly contact account manager for more info.",
+    ],
   ];
   for (const [name, code, message] of cases) {
     await withRecordedAnswer("moogold", name, async ({ url }) => {
