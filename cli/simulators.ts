@@ -33,6 +33,7 @@ const LEVERS = new Set([
   "listOrders",
   "countsByReference",
   "setBalance",
+  "requireSigning",
   "setRate",
   "omitMarketPrice",
   "pay",

@@ -39,8 +39,11 @@ export async function readJobQueue(db: Db): Promise<JobQueueFigures[]> {
   }));
 }
 
-/** Runs one job; true when it is done, false when it should run again later. */
-export type JobHandler = (payload: Record<string, unknown>) => Promise<boolean>;
+/**
+ * Runs one job; true when it is done, false when it should run again after the runner's backoff,
+ * or the time it asks to run again (kept within ASKED_RETRY_BOUNDS_MS of the attempt's end).
+ */
+export type JobHandler = (payload: Record<string, unknown>) => Promise<boolean | Date>;
 
 /**
  * A job kind whose last failed attempt needs more than a place in the failed-jobs list: an order
@@ -127,6 +130,19 @@ export function backoffSeconds(attempts: number): number {
   return Math.min(2 ** attempts, 300);
 }
 
+/**
+ * How soon and how late a job may ask to run again (a supplier's Retry-After): never at once, so
+ * a wait of 0 cannot spin, and never past ten minutes, whatever a supplier says.
+ */
+export const ASKED_RETRY_BOUNDS_MS = { min: 1_000, max: 600_000 } as const;
+
+/** When a job runs again after attempt `attempts`: at the time it asked (bounded), else backoff. */
+export function retryTimeOf(attempts: number, asked?: Date, now = Date.now()): Date {
+  if (asked === undefined) return new Date(now + backoffSeconds(attempts) * 1000);
+  const { min, max } = ASKED_RETRY_BOUNDS_MS;
+  return new Date(now + Math.min(Math.max(asked.getTime() - now, min), max));
+}
+
 /** What a runner does with one kind of job. */
 interface Lane {
   kind: string;
@@ -199,10 +215,18 @@ export function createJobRunner(
     running: undefined as Promise<void> | undefined,
   }));
 
-  /** The attempt did not finish the job: run it again later, or give up after its last attempt. */
-  async function release(lane: Lane | undefined, job: JobRow, error: string): Promise<void> {
+  /**
+   * The attempt did not finish the job: run it again later (at `asked`, when it named a time), or
+   * give up after its last attempt.
+   */
+  async function release(
+    lane: Lane | undefined,
+    job: JobRow,
+    error: string,
+    asked?: Date,
+  ): Promise<void> {
     if (job.attempts < job.max_attempts) {
-      const retryAt = new Date(Date.now() + backoffSeconds(job.attempts) * 1000);
+      const retryAt = retryTimeOf(job.attempts, asked);
       await retryJob(db, job.id, error, retryAt);
       wake(retryAt, job.kind);
       return;
@@ -223,11 +247,13 @@ export function createJobRunner(
       let outcome: "done" | "retry" | "failed" = "done";
       let error: string | undefined;
       try {
-        if (await lane.handler(job.payload)) lane.finished.push(job.id);
+        const result = await lane.handler(job.payload);
+        if (result === true) lane.finished.push(job.id);
         else {
-          error = "uncertain outcome";
+          const asked = result === false ? undefined : result;
+          error = asked ? `asked to run again at ${asked.toISOString()}` : "uncertain outcome";
           outcome = job.attempts < job.max_attempts ? "retry" : "failed";
-          await release(lane, job, error);
+          await release(lane, job, error, asked);
         }
       } catch (thrown) {
         error = thrown instanceof Error ? thrown.message : String(thrown);

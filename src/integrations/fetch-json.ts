@@ -5,8 +5,18 @@ import { z } from "zod";
 import { logger } from "../observability/log.ts";
 import { observeSupplierCall } from "../observability/metrics.ts";
 
-/** Why a supplier call did not produce a usable answer. */
-export type SupplierErrorKind = "timeout" | "network" | "http" | "supplier" | "malformed";
+/**
+ * Why a supplier call did not produce a usable answer. `throttled`: the supplier's rate limit
+ * refused the request before carrying it out, so it may be sent again later (a client says so only
+ * where the vendor's 429 is known to mean that).
+ */
+export type SupplierErrorKind =
+  | "timeout"
+  | "network"
+  | "http"
+  | "supplier"
+  | "malformed"
+  | "throttled";
 
 /** A failed supplier call. `code` is the supplier's own error code, or the HTTP status for `http`. */
 export interface SupplierError {
@@ -14,6 +24,8 @@ export interface SupplierError {
   kind: SupplierErrorKind;
   message: string;
   code?: string;
+  /** How long the supplier asked us to wait (its Retry-After), when it said. */
+  retryAfterMs?: number;
 }
 
 /** The outcome of every supplier call: clients never throw, so callers must look at `ok`. */
@@ -26,6 +38,8 @@ export type SupplierOrderStatus = "successful" | "pending" | "failed";
 export interface RawJsonResponse {
   status: number;
   json: unknown;
+  /** The answer's Retry-After, in ms, when it had one that parses. */
+  retryAfterMs?: number;
 }
 
 /** Which outside call a request is, for its metrics and log line: `moogold`, `order/create_order`. */
@@ -89,9 +103,11 @@ async function requestJson(
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let status: number;
   let text: string;
+  let retryAfterMs: number | undefined;
   try {
     const response = await fetch(url, { ...init, signal });
     status = response.status;
+    retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
     text = await response.text();
   } catch (error) {
     const host = new URL(url).host;
@@ -106,11 +122,28 @@ async function requestJson(
   } catch {
     const snippet = text.slice(0, 80).replace(/\s+/g, " ");
     if (status < 200 || status > 299) {
-      return failWith("http", `HTTP ${status}: ${snippet}`, String(status));
+      const failure = failWith("http", `HTTP ${status}: ${snippet}`, String(status));
+      return retryAfterMs === undefined ? failure : { ...failure, retryAfterMs };
     }
     return failWith("malformed", `answer is not JSON: ${snippet}`);
   }
-  return { ok: true, value: { status, json } };
+  return {
+    ok: true,
+    value: retryAfterMs === undefined ? { status, json } : { status, json, retryAfterMs },
+  };
+}
+
+/**
+ * A Retry-After header in ms: delay-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when
+ * absent or unreadable.
+ */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  const value = header?.trim() ?? "";
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP-date names its day first ("Sun, 06 Nov 1994 08:49:37 GMT"); Date.parse alone would
+  // also take "-5" for a year.
+  const at = /^[A-Za-z]{3}, /.test(value) ? Date.parse(value) : NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /**

@@ -111,9 +111,14 @@ export function knobsFromEnv(
  * What a simulator does instead of answering normally. "lost": the request is carried out (an
  * order is created, a balance debited), then its answer is held like a timeout's, so the caller
  * cannot tell whether anything happened: the case that must never lead to a second top-up.
- * Only forced (forceNext, failEndpoint), never drawn from the rate knobs.
+ * "throttled": a rate limiter's HTTP 429 with Retry-After (THROTTLED_RETRY_AFTER_SECONDS), and
+ * nothing carried out. Those two are only forced (forceNext, failEndpoint), never drawn from the
+ * rate knobs.
  */
-export type SimulatedFault = "error" | "timeout" | "malformed" | "lost";
+export type SimulatedFault = "error" | "timeout" | "malformed" | "lost" | "throttled";
+
+/** The Retry-After a "throttled" fault sends. */
+export const THROTTLED_RETRY_AFTER_SECONDS = 2;
 
 /** Deterministic and random fault selection shared by the simulators. */
 export interface FaultInjector {
@@ -196,6 +201,17 @@ export function gatewayTimeoutResponse(): Response {
   });
 }
 
+/**
+ * A rate limiter's refusal: HTTP 429 with Retry-After in seconds. EliteDias's own 429 body is not
+ * documented (starktoony/elitedias_price_log reads only the status), so this one is illustrative.
+ */
+export function throttledResponse(): Response {
+  return Response.json({ message: "Too Many Requests" }, {
+    status: 429,
+    headers: { "retry-after": String(THROTTLED_RETRY_AFTER_SECONDS) },
+  });
+}
+
 /** A body a JSON client cannot use: an HTML error page with status 200, as CDNs sometimes send. */
 export function garbageResponse(): Response {
   return new Response(
@@ -240,7 +256,8 @@ export interface FaultGate {
   wrap(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response>;
   /**
    * Waits the latency knob, then draws a fault for `endpoint`: a held answer ending in a gateway
-   * timeout, garbage, or the service's own error (`errorResponse`). Null means answer normally.
+   * timeout, garbage, a 429, or the service's own error (`errorResponse`). Null means answer
+   * normally.
    */
   pass(
     request: Request,
@@ -285,6 +302,7 @@ export function createFaultGate(
       }
       if (fault === "timeout") return await hold(request);
       if (fault === "malformed") return garbageResponse();
+      if (fault === "throttled") return throttledResponse();
       if (fault === "error") return errorResponse();
       return null;
     },

@@ -1,4 +1,4 @@
-// Display names of EliteDias game codes. EliteDias lists only codes (elitedias_games_available),
+// Display names of EliteDias game codes. EliteDias lists games by code (elitedias_games_data),
 // so the Suppliers screen names the games it knows and shows the code beside the name.
 
 /** EliteDias game code → the game's name (codes from external-apis.md §2 and the simulator). */

@@ -138,7 +138,7 @@ Deno.test({
         async () => {
           const before = (await games()).length;
           await simControl(server.url, "elitedias", "failEndpoint", [
-            "elitedias_games_available",
+            "elitedias_games_data",
             "error",
           ]);
           const ed = await admin.get("/api/available_games/ed");

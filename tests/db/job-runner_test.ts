@@ -193,6 +193,33 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    `[job runner:${backend}] a job that names when to run again is released to run then, bounded`,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    try {
+      await withHandle(tdb, async (db) => {
+        await enqueueJob(db, { kind: "probe", payload: {} });
+        const asked = new Date(Date.now() + 30_000);
+        const runner = createJobRunner(db, { probe: () => Promise.resolve(asked) }, {
+          worker: "asked-test",
+        });
+        assert.equal(await runner.runOnce("probe"), 1);
+        const job = await db.selectFrom("jobs").select(["run_at", "done_at", "last_error"])
+          .executeTakeFirstOrThrow();
+        assert.equal(job.done_at, null);
+        assert.equal(new Date(job.run_at).getTime(), asked.getTime());
+        assert.match(job.last_error ?? "", /asked to run again/);
+      });
+    } finally {
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
   name: `[job runner:${backend}] a kick for one kind claims that kind's jobs and leaves the others`,
   sanitizeOps: false,
   sanitizeResources: false,

@@ -7,7 +7,7 @@ import type { Db } from "../../src/db/client.ts";
 import type { OrderRow } from "../../src/db/schema.ts";
 import { launchGame, LaunchGameSchema } from "../../src/domain/catalogue/launch.ts";
 import { placeResellerOrder } from "../../src/domain/orders/place.ts";
-import { refreshOrder, sendOrderToSupplier } from "../../src/domain/orders/fulfil.ts";
+import { refreshOrder, sendAndWatch, sendOrderToSupplier } from "../../src/domain/orders/fulfil.ts";
 import { listReviewQueue, resolveReview } from "../../src/domain/orders/review-queue.ts";
 import { checkLedger } from "../../src/domain/ledger/ledger.ts";
 import { ConflictError } from "../../src/domain/errors.ts";
@@ -118,6 +118,37 @@ Deno.test({
             assert.equal(listed.attempts.length, 1);
             assert.equal(listed.attempts[0].outcome, "uncertain");
             assert.match(listed.attempts[0].answer, /timeout/);
+          },
+        );
+
+        await t.step(
+          "an EliteDias 429 on a top-up creates nothing: the order waits and the job runs again when EliteDias asked",
+          async () => {
+            const { reseller, id } = await placeOne("Throttled");
+            const before = sim.requestsTo(TOPUP);
+            sim.elitedias.forceNext("throttled", 1, "elitedias_reseller_topup_api");
+            const asked = Date.now();
+            const outcome = await sendAndWatch(db, suppliers, id);
+            assert.ok(outcome instanceof Date, `the job runs again later, not ${outcome}`);
+            const wait = outcome.getTime() - asked;
+            assert.ok(wait >= 2_000 && wait < 4_000, `after Retry-After's 2 s (${wait} ms)`);
+            const row = await orderRow(db, id);
+            assert.equal(row.status, "new", "still waiting to be sent");
+            assert.equal(row.review_since, null, "not for an operator");
+            assert.match(row.last_error ?? "", /429/);
+            assert.equal(
+              await balanceOf(db, reseller),
+              4 * cents,
+              "neither refunded nor charged twice",
+            );
+            assert.deepEqual(
+              (await listSupplierAttempts(db, [id])).map((a) => a.outcome),
+              ["not at supplier"],
+            );
+            assert.equal(await sendAndWatch(db, suppliers, id), true, "the retry goes out");
+            assert.equal(sim.requestsTo(TOPUP) - before, 2);
+            assert.equal(sim.elitedias.listOrders().filter((o) => o.reference === id).length, 1);
+            assert.equal((await orderRow(db, id)).status, "pending");
           },
         );
 

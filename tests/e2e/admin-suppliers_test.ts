@@ -210,7 +210,7 @@ Deno.test({
 
       await t.step("supplier failures show the spec's texts and launch nothing", async () => {
         await simControl(server.url, "elitedias", "failEndpoint", [
-          "elitedias_games_available",
+          "elitedias_games_data",
           "error",
         ]);
         await page.reload();

@@ -12,7 +12,12 @@ export type Vendor = "moogold" | "elitedias" | "yahoo";
 
 /** One documented answer: the HTTP status and JSON body a vendor sends for one call. */
 export interface RecordedAnswer {
-  /** Where the shape comes from: a public client's owner/repo:path, or an idx: id of external-apis.md. */
+  /**
+   * Where the shape comes from, each a place anyone can open: a public repository's
+   * owner/repo:path (with @commit where the file changed), a URL, or, where the public client that
+   * showed it could not be found again (the note says so), the section of
+   * shared/reference/external-apis.md that records it.
+   */
   source: string[];
   /** What a reader must know: which values are illustrative, what was derived from what. */
   note?: string;
@@ -51,6 +56,35 @@ export function serveRecordedAnswer(
     return Response.json(answer.body, { status: answer.status });
   });
   return { ...server, requests };
+}
+
+/**
+ * Runs `test` against a server answering each path in `byPath` ("/elitedias_games_available") with
+ * its named fixture, and every other path with a 404 `{code, message}` (illustrative: the answer of
+ * a route the vendor does not have), then stops the server.
+ */
+export async function withRecordedAnswersByPath(
+  vendor: Vendor,
+  byPath: Record<string, string>,
+  test: (server: { url: string; requests: SeenRequest[] }) => Promise<void>,
+): Promise<void> {
+  const answers = new Map(
+    Object.entries(byPath).map(([path, name]) => [path, readRecordedAnswer(vendor, name)]),
+  );
+  const requests: SeenRequest[] = [];
+  const server = startSimulatorServer(async (request) => {
+    const { pathname } = new URL(request.url);
+    requests.push({ method: request.method, pathname, body: await request.text() });
+    const answer = answers.get(pathname);
+    return answer === undefined
+      ? Response.json({ code: "404", message: "Not found" }, { status: 404 })
+      : Response.json(answer.body, { status: answer.status });
+  });
+  try {
+    await test({ url: server.url, requests });
+  } finally {
+    await server.close();
+  }
 }
 
 /** Runs `test` against a server answering with the named fixture, and stops the server after. */

@@ -49,7 +49,10 @@ Deno.test("[doctor] --live reads each balance, the rate and HitPay's verdict on 
     const report = await examineSetup(env, { live: true });
     assert.ok(report.ok, report.lines.join("\n"));
     const text = report.lines.join("\n");
-    assert.match(text, /^ {2}MooGold: OK, balance 1000\.00 USD$/m);
+    assert.match(
+      text,
+      /^ {2}MooGold: OK, balance 1000\.00 USD \(signature accepted\); orders signed with partnerOrderId \(only an order can confirm it; a 109 refusal is re-signed once the other way\)$/m,
+    );
     assert.match(text, /^ {2}EliteDias: OK, balance \d+(\.\d+)?$/m);
     assert.match(text, /^ {2}HitPay: OK, the API key was accepted/m);
     assert.match(text, /^ {2}Yahoo Finance: OK, USD→SGD rate 1\.\d+$/m);

@@ -226,6 +226,18 @@ Deno.test("[elitedias] a request without an Origin header is refused with HTTP 4
   });
 });
 
+Deno.test("[elitedias] a 429 on a top-up is throttled with the Retry-After it names, and creates nothing", async () => {
+  await withElitedias(async ({ client, sim }) => {
+    sim.forceNext("throttled", 1, "elitedias_reseller_topup_api");
+    const result = await client.topup({ ...MLBB_ORDER, reference: "ORD-429" });
+    assert.equal(!result.ok && result.kind, "throttled");
+    assert.equal(!result.ok && result.retryAfterMs, 2_000);
+    assert.equal(sim.listOrders().length, 0);
+    valueOf(await client.topup({ ...MLBB_ORDER, reference: "ORD-429" }));
+    assert.equal(sim.listOrders().length, 1, "sent again, it is made once");
+  });
+});
+
 Deno.test("[elitedias] mapElitediasOrderStatus: success → successful, fail/refund/cancel → failed", () => {
   assert.equal(mapElitediasOrderStatus("Success"), "successful");
   assert.equal(mapElitediasOrderStatus("order_success"), "successful");

@@ -12,7 +12,11 @@ import {
   type ElitediasSimulator,
 } from "../../src/integrations/elitedias/simulator.ts";
 import type { SupplierResult } from "../../src/integrations/fetch-json.ts";
-import { readRecordedAnswer, withRecordedAnswer } from "../helpers/recorded-answers.ts";
+import {
+  readRecordedAnswer,
+  withRecordedAnswer,
+  withRecordedAnswersByPath,
+} from "../helpers/recorded-answers.ts";
 import { assertSameWireShape, type WireShapeOptions } from "../helpers/wire-shape.ts";
 
 const API_KEY = "example_api_key";
@@ -40,19 +44,51 @@ const TOPUP = {
   reference: "WF-ABC123",
 };
 
-Deno.test('[elitedias contract] games_available: the game codes of the "200" envelope', async () => {
-  await withRecordedAnswer("elitedias", "games-available", async ({ url, requests }) => {
+Deno.test("[elitedias contract] games list: elitedias_games_data first, the game codes its `info` keys", async () => {
+  await withRecordedAnswer("elitedias", "games-data", async ({ url, requests }) => {
     assert.deepEqual(valueOf(await elitediasAt(url).gamesAvailable()), [
       "mlbb",
       "mlbb_global",
-      "mlbb_special",
       "pubgm",
       "genshin",
-      "honkai_star_rail",
       "hok",
     ]);
-    assert.equal(requests[0].pathname, "/elitedias_games_available");
+    assert.deepEqual(requests.map((r) => r.pathname), ["/elitedias_games_data"]);
     assert.deepEqual(JSON.parse(requests[0].body), { api_key: API_KEY });
+  });
+  await withRecordedAnswer("elitedias", "games-data-under-data", async ({ url }) => {
+    assert.deepEqual(valueOf(await elitediasAt(url).gamesAvailable()), ["mlbb", "hok"]);
+  });
+});
+
+Deno.test("[elitedias contract] games list: where elitedias_games_data is not found, elitedias_games_available's codes", async () => {
+  await withRecordedAnswersByPath(
+    "elitedias",
+    { "/elitedias_games_available": "games-available" },
+    async ({ url, requests }) => {
+      assert.deepEqual(valueOf(await elitediasAt(url).gamesAvailable()), [
+        "mlbb",
+        "mlbb_global",
+        "mlbb_special",
+        "pubgm",
+        "genshin",
+        "honkai_star_rail",
+        "hok",
+      ]);
+      assert.deepEqual(requests.map((r) => r.pathname), [
+        "/elitedias_games_data",
+        "/elitedias_games_available",
+      ]);
+      assert.deepEqual(JSON.parse(requests[1].body), { api_key: API_KEY });
+    },
+  );
+});
+
+Deno.test("[elitedias contract] games list: a 429 from elitedias_games_data is reported, not hidden by the older list", async () => {
+  await withRecordedAnswer("elitedias", "topup-rate-limited", async ({ url, requests }) => {
+    const result = await elitediasAt(url).gamesAvailable();
+    assert.equal(!result.ok && result.kind, "throttled");
+    assert.equal(requests.length, 1);
   });
 });
 
@@ -111,6 +147,18 @@ Deno.test('[elitedias contract] reseller top-up: a non-"200" code is a supplier 
       }, name);
     });
   }
+});
+
+Deno.test("[elitedias contract] reseller top-up: HTTP 429 is throttled (not carried out), never a refusal", async () => {
+  await withRecordedAnswer("elitedias", "topup-rate-limited", async ({ url, requests }) => {
+    assert.deepEqual(await elitediasAt(url).topup(TOPUP), {
+      ok: false,
+      kind: "throttled",
+      message: "EliteDias is limiting our requests (HTTP 429): Too Many Requests",
+      code: "429",
+    });
+    assert.equal(requests.length, 1, "the client leaves the retry to its caller");
+  });
 });
 
 Deno.test("[elitedias contract] track_order: an order_status containing success is successful", async () => {
@@ -261,6 +309,11 @@ Deno.test("[elitedias simulator] every call is answered in the shape of its reco
         sim.completeOrder(hokOrderId);
         return askSimulator(sim, "track_order", { order_id: hokOrderId });
       },
+    },
+    {
+      fixture: "games-data",
+      ask: () => askSimulator(sim, "elitedias_games_data"),
+      options: { maps: ["$.info"] },
     },
     { fixture: "games-available", ask: () => askSimulator(sim, "elitedias_games_available") },
     {

@@ -28,6 +28,8 @@ interface Harness {
   url: string;
   /** Moves the simulator's clock forward (kept inside its 5-minute timestamp window). */
   advance(ms: number): void;
+  /** Requests that reached the simulator for `path` ("order/create_order"), whatever it answered. */
+  requestsTo(path: string): number;
 }
 
 async function withMoogold(
@@ -40,7 +42,12 @@ async function withMoogold(
     now: () => Date.now() + offset,
     ...options.sim,
   });
-  const server = startSimulatorServer(sim.handler);
+  const requests = new Map<string, number>();
+  const server = startSimulatorServer((request) => {
+    const path = new URL(request.url).pathname.replace("/__sim/moogold/", "");
+    requests.set(path, (requests.get(path) ?? 0) + 1);
+    return sim.handler(request);
+  });
   try {
     const client = createMoogoldClient({
       baseUrl: `${server.url}/__sim/moogold/`,
@@ -55,6 +62,7 @@ async function withMoogold(
       advance: (ms) => {
         offset += ms;
       },
+      requestsTo: (path) => requests.get(path) ?? 0,
     });
   } finally {
     await server.close();
@@ -323,23 +331,77 @@ Deno.test("[moogold] a body path that differs from the URL path is refused with 
   });
 });
 
-Deno.test("[moogold] partnerOrderId outside the signature works when both sides agree, and only then", async () => {
-  const order = {
+function mlbbOrder(partnerOrderId: string) {
+  return {
     variationId: MLBB_86_DIAMONDS,
     category: 1 as const,
     fields: { "User ID": "12345678", "Server": "1234" },
-    partnerOrderId: "ORD-UNSIGNED",
+    partnerOrderId,
   };
-  await withMoogold(async ({ client }) => {
-    valueOf(await client.createOrder(order));
-  }, {
-    sim: { signPartnerOrderId: false },
-    client: { signPartnerOrderId: false },
+}
+
+const CREATE = "order/create_order";
+
+Deno.test("[moogold] create_order signs partnerOrderId inside the body by default, as MooGold's api-doc shows", async () => {
+  await withMoogold(async ({ client, sim, requestsTo }) => {
+    assert.deepEqual(client.createOrderSigning(), { partnerOrderIdSigned: true, confirmed: false });
+    valueOf(await client.createOrder(mlbbOrder("ORD-SIGNED")));
+    assert.equal(requestsTo(CREATE), 1);
+    assert.equal(sim.listOrders().length, 1);
+    assert.deepEqual(client.createOrderSigning(), { partnerOrderIdSigned: true, confirmed: true });
   });
-  await withMoogold(async ({ client }) => {
-    const result = await client.createOrder(order);
-    assert.equal(!result.ok && result.code, "422");
+});
+
+Deno.test("[moogold] a signature refusal re-signs once without partnerOrderId and remembers it", async () => {
+  await withMoogold(async ({ client, sim, requestsTo }) => {
+    sim.requireSigning(false);
+    const first = valueOf(await client.createOrder(mlbbOrder("ORD-RESIGNED")));
+    assert.equal(requestsTo(CREATE), 2, "refused once (109), then accepted");
+    assert.deepEqual(sim.listOrders().map((o) => [o.orderId, o.partnerOrderId]), [
+      [first.orderId, "ORD-RESIGNED"],
+    ]);
+    assert.deepEqual(client.createOrderSigning(), { partnerOrderIdSigned: false, confirmed: true });
+    valueOf(await client.createOrder(mlbbOrder("ORD-NEXT")));
+    assert.equal(requestsTo(CREATE), 3, "the next order goes out signed the accepted way");
+    assert.equal(sim.listOrders().length, 2);
+  });
+});
+
+Deno.test("[moogold] a client set to sign {path, data} re-signs with partnerOrderId when MooGold refuses", async () => {
+  await withMoogold(async ({ client, sim, requestsTo }) => {
+    valueOf(await client.createOrder(mlbbOrder("ORD-BACK")));
+    assert.equal(requestsTo(CREATE), 2);
+    assert.equal(sim.listOrders().length, 1);
+    assert.deepEqual(client.createOrderSigning(), { partnerOrderIdSigned: true, confirmed: true });
   }, { client: { signPartnerOrderId: false } });
+});
+
+Deno.test("[moogold] a refusal that is not a signature's is never re-signed (it could order twice)", async () => {
+  await withMoogold(async ({ client, sim, requestsTo }) => {
+    sim.rejectOrders();
+    const refused = await client.createOrder(mlbbOrder("ORD-OOS-ONCE"));
+    assert.equal(!refused.ok && refused.code, "114");
+    sim.acceptOrders();
+    sim.forceNext("error", 1, CREATE);
+    const failed = await client.createOrder(mlbbOrder("ORD-500-ONCE"));
+    assert.equal(!failed.ok && failed.code, "500");
+    sim.forceNext("timeout", 1, CREATE);
+    const timedOut = await client.createOrder(mlbbOrder("ORD-TIMEOUT-ONCE"));
+    assert.equal(!timedOut.ok && timedOut.kind, "timeout");
+    assert.equal(requestsTo(CREATE), 3, "one request each");
+    assert.deepEqual(client.createOrderSigning(), { partnerOrderIdSigned: true, confirmed: false });
+  }, { client: { timeoutMs: 300 } });
+});
+
+Deno.test("[moogold] a signing learned once is kept: a later refusal re-signs the other way once more", async () => {
+  await withMoogold(async ({ client, sim, requestsTo }) => {
+    sim.requireSigning(false);
+    valueOf(await client.createOrder(mlbbOrder("ORD-A")));
+    sim.requireSigning(true);
+    valueOf(await client.createOrder(mlbbOrder("ORD-B")));
+    assert.equal(requestsTo(CREATE), 4);
+    assert.deepEqual(client.createOrderSigning(), { partnerOrderIdSigned: true, confirmed: true });
+  });
 });
 
 Deno.test("[moogold] mapMoogoldOrderStatus: completed, processing/sending, refunded/incorrect-details", () => {

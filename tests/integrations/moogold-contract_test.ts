@@ -58,7 +58,7 @@ Deno.test("[moogold contract] order_detail_partner_id without total is an order 
   });
 });
 
-Deno.test("[moogold contract] order_detail_partner_id with a total (idx:55662911358) keeps it", async () => {
+Deno.test("[moogold contract] order_detail_partner_id with a total, as order_detail has, keeps it", async () => {
   await withRecordedAnswer("moogold", "order-detail-partner-id-with-total", async ({ url }) => {
     const order = valueOf(await moogoldAt(url).orderDetailByPartnerId("WF-ABC123"));
     assert.equal(order.total, "1.55");
@@ -126,9 +126,17 @@ Deno.test("[moogold contract] create_order: an order id at the top level (Medbou
 
 Deno.test("[moogold contract] create_order errors 111, 420 and 114 are supplier errors with their err_code", async () => {
   const cases = [
-    ["create-order-insufficient-balance", "111", "Insufficient balance"],
-    ["create-order-duplicate-partner-order-id", "420", "Duplicate partnerOrderId"],
-    ["create-order-out-of-stock", "114", "Out of stock"],
+    [
+      "create-order-insufficient-balance",
+      "111",
+      "Insufficient Balance, kindly reload your balance and try again.",
+    ],
+    ["create-order-duplicate-partner-order-id", "420", "Duplicate Partner Order ID provided."],
+    [
+      "create-order-out-of-stock",
+      "114",
+      "Product Out of Stock, kindly contact account manager for more info.",
+    ],
   ];
   for (const [name, code, message] of cases) {
     await withRecordedAnswer("moogold", name, async ({ url }) => {
@@ -140,6 +148,30 @@ Deno.test("[moogold contract] create_order errors 111, 420 and 114 are supplier 
       }, name);
     });
   }
+});
+
+Deno.test("[moogold contract] create_order: 109 Invalid Signature is re-signed the other way once, then reported", async () => {
+  await withRecordedAnswer(
+    "moogold",
+    "create-order-invalid-signature",
+    async ({ url, requests }) => {
+      const client = moogoldAt(url);
+      assert.deepEqual(await client.createOrder(ORDER_INPUT), {
+        ok: false,
+        kind: "supplier",
+        message: "Invalid Signature.",
+        code: "109",
+      });
+      assert.equal(requests.length, 2, "one request each way, no more");
+      const [signed, unsigned] = requests.map((r) => JSON.parse(r.body));
+      assert.deepEqual(signed, unsigned, "the same order both times");
+      assert.equal(signed.partnerOrderId, "WF-ABC123");
+      assert.deepEqual(client.createOrderSigning(), {
+        partnerOrderIdSigned: true,
+        confirmed: false,
+      });
+    },
+  );
 });
 
 Deno.test("[moogold contract] WordPress's rest_no_route 404 is a supplier error, for create_order and validate", async () => {
@@ -316,6 +348,19 @@ Deno.test("[moogold simulator] every call is answered in the shape of its record
       },
       bodyOnly: true,
       documented: ["err_code"],
+    },
+    {
+      fixture: "create-order-invalid-signature",
+      ask: async () => {
+        sim.requireSigning(false);
+        const answer = await askSimulator(sim, "order/create_order", {
+          ...mlbbOrder,
+          partnerOrderId: "SIM-4",
+        });
+        sim.requireSigning(true);
+        return answer;
+      },
+      documented: ["err_code", "err_message"],
     },
     {
       fixture: "rest-no-route",

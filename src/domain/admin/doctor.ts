@@ -1,7 +1,7 @@
 // `cli doctor`: is this configuration fit for its mode, and (with --live) do the outside services
 // answer it? One read-only call per live service, through the app's own clients: MooGold's and
-// EliteDias's balances, a HitPay payment request that does not exist, Yahoo's USD→SGD rate.
-// Nothing is ordered, paid or changed anywhere.
+// EliteDias's balances (and how MooGold's orders are signed), a HitPay payment request that does
+// not exist, Yahoo's USD→SGD rate. Nothing is ordered, paid or changed anywhere.
 
 import { type Config, ConfigError, isHitPaySandbox, loadConfig } from "../../config.ts";
 import type { SupplierError, SupplierResult } from "../../integrations/fetch-json.ts";
@@ -10,6 +10,7 @@ import {
   createLiveMoogoldClient,
 } from "../../integrations/suppliers.ts";
 import { createLiveHitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
+import { describeSigning } from "../../integrations/moogold/client.ts";
 import { createLiveYahooFinanceClient } from "../../integrations/fx/client.ts";
 
 /** What the doctor found: the lines to show, and whether all is well (the exit code). */
@@ -43,11 +44,7 @@ function servicesOf(config: Config): Service[] {
       name: "MooGold",
       mode: config.moogold.mode,
       url: config.moogold.baseUrl,
-      check: async () =>
-        describeResult(
-          await createLiveMoogoldClient(config).balance(),
-          ({ balance, currency }) => `balance ${balance} ${currency}`,
-        ),
+      check: () => checkMoogold(config),
     },
     {
       name: "EliteDias",
@@ -94,6 +91,8 @@ function describeFailure(error: Pick<SupplierError, "kind" | "message" | "code">
       return `refused: ${error.message}${error.code ? ` (error ${error.code})` : ""}`;
     case "malformed":
       return `unexpected answer: ${error.message}`;
+    case "throttled":
+      return `rate-limited: ${error.message}`;
   }
 }
 
@@ -101,6 +100,24 @@ function describeResult<T>(result: SupplierResult<T>, show: (value: T) => string
   return result.ok
     ? { ok: true, detail: show(result.value) }
     : { ok: false, detail: describeFailure(result) };
+}
+
+/**
+ * MooGold's balance, which proves the credentials and the signature scheme (user/balance is
+ * signed like every call), and how create_order is signed. Only create_order carries
+ * partnerOrderId, and the doctor orders nothing, so which signing MooGold takes for orders is
+ * said as configured: a server learns it from its first order (createOrderSigning).
+ */
+async function checkMoogold(config: Config): Promise<LiveCheck> {
+  const client = createLiveMoogoldClient(config);
+  const { partnerOrderIdSigned } = client.createOrderSigning();
+  return describeResult(
+    await client.balance(),
+    ({ balance, currency }) =>
+      `balance ${balance} ${currency} (signature accepted); orders signed ` +
+      `${describeSigning(partnerOrderIdSigned)} (only an order can confirm it; a 109 refusal ` +
+      "is re-signed once the other way)",
+  );
 }
 
 /**

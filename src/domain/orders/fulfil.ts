@@ -32,13 +32,16 @@ import { countOrderStep } from "./order-metrics.ts";
 
 /**
  * What one supplier call taught us about an order. `review`: only an operator can tell (the
- * order goes to Needs review and is never sent again on its own).
+ * order goes to Needs review and is never sent again on its own). `later`: the supplier refused
+ * the create before making anything (its rate limit), so it is sent again, after `retryAfterMs`
+ * when the supplier named a wait.
  */
 export type SupplierVerdict =
   | { kind: "accepted"; supplierOrderId: string; status: SupplierOrderStatus }
   | { kind: "failed"; reason: string }
   | { kind: "unknown"; reason: string }
-  | { kind: "review"; reason: string };
+  | { kind: "review"; reason: string }
+  | { kind: "later"; reason: string; retryAfterMs?: number };
 
 /**
  * A supplier's own refusal (or a 4xx) is definitive: the item was not delivered. Timeouts,
@@ -93,9 +96,9 @@ async function prepareCreate(
         denom: order.denom,
         reference: order.id,
       });
-      return r.ok
-        ? { kind: "accepted", supplierOrderId: r.value.orderId, status: "pending" }
-        : classify(r);
+      if (r.ok) return { kind: "accepted", supplierOrderId: r.value.orderId, status: "pending" };
+      if (r.kind !== "throttled") return classify(r);
+      return { kind: "later", reason: classify(r).reason, retryAfterMs: r.retryAfterMs };
     };
   }
   const labels = await moogoldFields(suppliers, Number(productId));
@@ -205,6 +208,10 @@ async function createAtSupplier(
   }
   const verdict = await create();
   if (isAcceptedOpen(verdict)) return { verdict, accepted: attempt };
+  if (verdict.kind === "later") {
+    await finishSupplierAttempt(db, attempt, "not at supplier", `not sent: ${verdict.reason}`);
+    return { verdict };
+  }
   // A refusal closes its attempt in the transaction that fails the order (failOrder): closed
   // first, it would clear the order, still waiting, for a refresh to send again.
   if (verdict.kind === "failed") return { verdict, refused: attempt };
@@ -358,7 +365,7 @@ async function applyVerdict(
     await failOrder(db, order, verdict.reason, refused);
     return undefined;
   }
-  if (verdict.kind === "unknown") {
+  if (verdict.kind === "unknown" || verdict.kind === "later") {
     await noteOrderError(db, order.id, verdict.reason);
     return undefined;
   }
@@ -434,16 +441,17 @@ export async function sendOrderToSupplier(
 
 /**
  * `sendOrderToSupplier`'s work, undefined when there is no such order: `done` is false when the
- * answer was uncertain; `after` is the order as it then stands, when the update that moved it
- * returned it; `watched`: the order's first status check is queued (with `watch`, when the
- * supplier accepted the order and has not finished it, in the statement that moved it).
+ * answer was uncertain or the supplier asked to be sent the order later (`retryAt`, when it named
+ * a time); `after` is the order as it then stands, when the update that moved it returned it;
+ * `watched`: the order's first status check is queued (with `watch`, when the supplier accepted
+ * the order and has not finished it, in the statement that moved it).
  */
 async function sendById(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
   { siteUrl, watch }: { siteUrl?: string; watch: boolean },
-): Promise<{ done: boolean; after?: OrderRow; watched?: boolean } | undefined> {
+): Promise<{ done: boolean; retryAt?: Date; after?: OrderRow; watched?: boolean } | undefined> {
   const read = await readOrderAndStartAttempt(db, { orderId, waiting: WAITING });
   if (!read) return undefined;
   const { order, productId, attempt } = read;
@@ -470,26 +478,29 @@ async function sendById(
     return { done: true, after, watched: watch && after !== undefined };
   }
   const after = await applyVerdict(db, order, verdict, siteUrl, refused);
-  return { done: verdict.kind !== "unknown", after };
+  const retryAt = verdict.kind === "later" && verdict.retryAfterMs !== undefined
+    ? new Date(Date.now() + verdict.retryAfterMs)
+    : undefined;
+  return { done: verdict.kind !== "unknown" && verdict.kind !== "later", retryAt, after };
 }
 
 /**
  * The supplier-create job: sends the order (`sendOrderToSupplier`), then, once the supplier has
  * it, queues the checks that follow it until it ends (`watchAtSupplier`). False when the answer
- * was uncertain and the job should run again.
+ * was uncertain and the job should run again; the time to run again when the supplier named one.
  */
 export async function sendAndWatch(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
   siteUrl?: string,
-): Promise<boolean> {
+): Promise<boolean | Date> {
   const sent = await sendById(db, suppliers, orderId, { siteUrl, watch: true });
   if (!sent) return true;
   if (sent.done && !sent.watched) {
     await watchAtSupplier(db, sent.after ?? await readOrder(db, orderId), siteUrl);
   }
-  return sent.done;
+  return sent.retryAt ?? sent.done;
 }
 
 /**

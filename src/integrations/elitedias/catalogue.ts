@@ -17,7 +17,7 @@ export interface ElitediasSeedGame {
 
 const MLBB_NOTES = "Enter the User ID and Zone ID shown on your Mobile Legends profile page.";
 
-/** Every game the simulator lists in elitedias_games_available. */
+/** Every game the simulator lists (elitedias_games_data, elitedias_games_available). */
 export const ELITEDIAS_CATALOGUE: readonly ElitediasSeedGame[] = [
   {
     code: "mlbb",

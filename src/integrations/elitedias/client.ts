@@ -9,6 +9,7 @@ import {
   failWith,
   inFlightLimit,
   postJson,
+  type SupplierError,
   type SupplierOrderStatus,
   type SupplierResult,
 } from "../fetch-json.ts";
@@ -77,6 +78,7 @@ export interface ElitediasTrackedOrder {
 
 /** The EliteDias API, one method per endpoint used by the app. */
 export interface ElitediasClient {
+  /** The game codes EliteDias sells (elitedias_games_data, else elitedias_games_available). */
   gamesAvailable(): Promise<SupplierResult<string[]>>;
   /** Denomination name → price as exact decimal text; empty when EliteDias has none (code 403). */
   denominations(game: string): Promise<SupplierResult<Record<string, string>>>;
@@ -111,7 +113,16 @@ const optionalText = text.nullish().transform((v) => v ?? null);
 const emptyArrayAsMap = z.array(z.never()).transform(() => ({}));
 
 const StatusSchema = z.object({ code: text, message: optionalText });
+const MessageSchema = z.object({ message: optionalText });
 const GamesSchema = z.object({ games: z.array(z.string()) });
+// elitedias_games_data: the game codes are the keys of `info` (starktoony/elitedias_price_log
+// models.py since b2bcda8), which that client first read as `data` (020b366): either is taken.
+const GameCodeMap = z.union([z.record(z.string(), z.unknown()), emptyArrayAsMap])
+  .transform((games) => Object.keys(games));
+const GamesDataSchema = z.union([
+  z.object({ info: GameCodeMap }).transform((answer) => answer.info),
+  z.object({ data: GameCodeMap }).transform((answer) => answer.data),
+]);
 // The map is flat, so the keys of a `code: "200"` envelope must not be read as denominations.
 const DenominationsSchema = z.record(z.string(), z.unknown())
   .transform(({ code: _code, message: _message, ...prices }) => prices)
@@ -140,6 +151,22 @@ const TrackSchema = z.object({
 });
 const BalanceSchema = z.object({ reseller_balance: decimalText });
 
+/**
+ * EliteDias's HTTP 429: its rate limit refused the request, which was not carried out; the one
+ * public client that meets it waits and sends the same request again
+ * (starktoony/elitedias_price_log:src/app/elitedias/api.py, _post_with_backoff), so the caller may
+ * send it again later, after `retryAfterMs` when EliteDias named a wait.
+ */
+function throttled(detail: string | null, retryAfterMs: number | undefined): SupplierError {
+  const said = detail ? `: ${detail}` : "";
+  const failure = failWith(
+    "throttled",
+    `EliteDias is limiting our requests (HTTP 429)${said}`,
+    "429",
+  );
+  return retryAfterMs === undefined ? failure : { ...failure, retryAfterMs };
+}
+
 /** Creates an EliteDias client; no call is made until a method is used. */
 export function createElitediasClient(options: ElitediasClientOptions): ElitediasClient {
   const base = options.baseUrl.replace(/\/+$/, "");
@@ -159,13 +186,17 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
         endpoint,
       })
     );
-    if (!response.ok) return response;
-    const { status, json } = response.value;
+    if (!response.ok) {
+      return response.kind === "http" && response.code === "429"
+        ? throttled(response.message.replace(/^HTTP 429: ?/, ""), response.retryAfterMs)
+        : response;
+    }
+    const { status, json, retryAfterMs } = response.value;
     if (status < 200 || status > 299) {
-      const detail = StatusSchema.safeParse(json);
-      const reason = detail.success && detail.data.message !== null
-        ? `: ${detail.data.message}`
-        : "";
+      const detail = MessageSchema.safeParse(json);
+      const message = detail.success ? detail.data.message : null;
+      if (status === 429) return throttled(message, retryAfterMs);
+      const reason = message === null ? "" : `: ${message}`;
       return failWith("http", `HTTP ${status} from EliteDias${reason}`, String(status));
     }
     return { ok: true as const, value: json };
@@ -199,8 +230,15 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
 
   return {
     async gamesAvailable() {
-      const result = await call("/elitedias_games_available", {}, GamesSchema);
-      return result.ok ? { ok: true, value: result.value.games } : result;
+      // The newest public client reads /elitedias_games_data, having left
+      // /elitedias_games_available (starktoony/elitedias_price_log:src/app/elitedias/api.py since
+      // 020b366), so that is asked first. The older list is asked only when the newer is not
+      // there (a 404) or does not read as a list: a refusal, a 429 or an outage says nothing about
+      // which endpoint exists, and is reported as it is.
+      const listed = await call("/elitedias_games_data", {}, GamesDataSchema);
+      if (listed.ok || !(listed.kind === "malformed" || listed.code === "404")) return listed;
+      const older = await call("/elitedias_games_available", {}, GamesSchema);
+      return older.ok ? { ok: true, value: older.value.games } : older;
     },
 
     denominations(game) {

@@ -105,13 +105,15 @@ export function createElitediasShop(options: {
   }
 
   // Lowercase, since a public client looks for "success" in order_status case-sensitively
-  // (idx:42514748378); the pending and failed words are not documented.
+  // (external-apis.md §2.2; that client's repository could not be found again); the pending and
+  // failed words are not documented.
   function statusOf(order: ElitediasSimOrder): string {
     if (order.forcedStatus !== null) return order.forcedStatus;
     return now() - order.createdAtMs >= knobs.completeAfterMs ? order.outcome : "pending";
   }
 
-  // A public client takes status "success" with code "200" as an accepted top-up (idx:24230737870).
+  // A public client takes status "success" with code "200" as an accepted top-up (its repository
+  // could not be found again: tests/fixtures/elitedias/topup-success.json says what it showed).
   function topupAnswer(order: ElitediasSimOrder): Response {
     return Response.json({
       code: "200",
@@ -122,6 +124,13 @@ export function createElitediasShop(options: {
   }
 
   const routes: ElitediasShop["routes"] = {
+    // What each value of `info` holds is not documented: the simulator sends the game's notes.
+    "elitedias_games_data": () =>
+      Response.json({
+        code: "200",
+        info: Object.fromEntries(ELITEDIAS_CATALOGUE.map((game) => [game.code, game.notes])),
+      }),
+
     "elitedias_games_available": () =>
       Response.json({ code: "200", games: ELITEDIAS_CATALOGUE.map((game) => game.code) }),
 
@@ -172,7 +181,8 @@ export function createElitediasShop(options: {
       const existing = existingId === undefined ? undefined : orders.get(existingId);
       if (existing !== undefined) return topupAnswer(existing);
       if (rejection !== null) return elitediasError(rejection.code, rejection.message);
-      // The refusals' codes and texts are the ones a public client handles (idx:24230737870).
+      // The refusals' codes and texts are the ones a public client handles (its repository could not
+      // be found again: tests/fixtures/elitedias/topup-*.json say what it showed).
       const game = games.get(String(body.game));
       const denom = String(body.denom ?? "");
       const cents = game === undefined ? undefined : prices.get(game.code)?.get(denom);
@@ -218,7 +228,8 @@ export function createElitediasShop(options: {
         userid: order.userid,
         serviceid: order.serverid,
         order_details: [],
-        // Unix seconds as a number, as TrackOrderResponse reads it (idx:42608213446).
+        // Unix seconds as a number, as a public model (TrackOrderResponse) reads it (external-apis.md
+        // §2.2; its repository could not be found again).
         timestamp: order.createdAtMs / 1000,
         message: status,
       });

@@ -15,6 +15,7 @@ import {
   BalanceSchema,
   CreateOrderSchema,
   ErrorBodySchema,
+  MOOGOLD_INVALID_SIGNATURE,
   moogoldBasicAuth,
   OrderSchema,
   ProductDetailSchema,
@@ -24,6 +25,7 @@ import {
   ValidateSchema,
   WordPressErrorSchema,
 } from "./wire.ts";
+import { logger } from "../../observability/log.ts";
 
 /** How to reach and authenticate against MooGold. */
 export interface MoogoldClientOptions {
@@ -36,11 +38,22 @@ export interface MoogoldClientOptions {
   /** Calls out at MooGold at once from this client; more wait their turn (default: no cap). */
   maxInFlight?: number;
   /**
-   * Whether partnerOrderId is inside the signed body (default true, what most clients do). When
-   * false, {path, data} is signed and partnerOrderId is appended after signing, as one client
-   * claims MooGold requires; external-apis.md §1.2 lists this as unconfirmed.
+   * Whether create_order signs partnerOrderId with the rest of the body (default true) or signs
+   * {path, data} and appends partnerOrderId after signing. MooGold's api-doc.yaml (copied in
+   * Wanfunzy/Wanfunzy:api-doc.yaml@dfda30f) signs "Payload + Current Timestamp + Path" and puts
+   * partnerOrderId in create_order's payload, with no exception for it; the one client that once
+   * signed {path, data} (Wanfunzy/Wanfunzy:moogold.js@def02f5) signs exactly what it sends since
+   * c7c3a1d. Whichever is set, a 109 refusal is re-signed the other way once (createOrder).
    */
   signPartnerOrderId?: boolean;
+}
+
+/** Which create_order signing a client uses, and whether MooGold has accepted it. */
+export interface MoogoldSigning {
+  /** partnerOrderId is inside the signed body (else {path, data} is signed). */
+  partnerOrderIdSigned: boolean;
+  /** MooGold accepted a create_order signed this way since this client was made. */
+  confirmed: boolean;
 }
 
 /** A product in a list_product category. */
@@ -132,6 +145,8 @@ export interface MoogoldClient {
   orderDetail(orderId: number): Promise<SupplierResult<MoogoldOrder>>;
   orderDetailByPartnerId(partnerOrderId: string): Promise<SupplierResult<MoogoldOrder>>;
   balance(): Promise<SupplierResult<MoogoldBalance>>;
+  /** The create_order signing this client uses now (configured, or learned from MooGold). */
+  createOrderSigning(): MoogoldSigning;
 }
 
 /** Maps MooGold's order_status to ours; an unknown status stays pending so it is never refunded. */
@@ -151,7 +166,10 @@ export function mapMoogoldOrderStatus(status: string): SupplierOrderStatus {
 export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClient {
   const base = options.baseUrl.replace(/\/+$/, "");
   const limited = inFlightLimit(options.maxInFlight ?? Infinity);
-  const signPartnerOrderId = options.signPartnerOrderId ?? true;
+  const signing: MoogoldSigning = {
+    partnerOrderIdSigned: options.signPartnerOrderId ?? true,
+    confirmed: false,
+  };
   const authorization = moogoldBasicAuth(options.partnerId, options.secretKey);
 
   /** Signs {path, ...fields}; `unsigned` fields are added to the sent body after signing. */
@@ -224,6 +242,44 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
     };
   }
 
+  /** One create_order request, with partnerOrderId inside the signed body or appended after. */
+  function sendCreateOrder(
+    data: Record<string, unknown>,
+    partnerOrderId: string,
+    partnerOrderIdSigned: boolean,
+  ) {
+    const partner = { partnerOrderId };
+    return partnerOrderIdSigned
+      ? call("order/create_order", { data, ...partner }, CreateOrderSchema)
+      : call("order/create_order", { data }, CreateOrderSchema, partner);
+  }
+
+  /**
+   * Sends create_order signed the way this client uses now and, if MooGold refuses the signature
+   * itself (109: an authentication refusal, so no order exists), once more signed the other way;
+   * when MooGold takes that order, the client signs that way from then on. No other refusal is
+   * ever sent again: after it the order may exist.
+   */
+  async function createOrderSigned(data: Record<string, unknown>, partnerOrderId: string) {
+    const tried = signing.partnerOrderIdSigned;
+    const first = await sendCreateOrder(data, partnerOrderId, tried);
+    if (!isSignatureRefusal(first)) {
+      if (first.ok && signing.partnerOrderIdSigned === tried) signing.confirmed = true;
+      return first;
+    }
+    const second = await sendCreateOrder(data, partnerOrderId, !tried);
+    if (second.ok && signing.partnerOrderIdSigned === tried) {
+      signing.partnerOrderIdSigned = !tried;
+      signing.confirmed = true;
+      logger().warn({
+        msg: "moogold signing",
+        detail: `MooGold refused create_order signed ${describeSigning(tried)} (109) and ` +
+          `accepted it signed ${describeSigning(!tried)}: this process signs that way from now on`,
+      });
+    }
+    return second;
+  }
+
   return {
     async listProducts(categoryId) {
       const result = await call(
@@ -277,10 +333,7 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
         quantity: input.quantity ?? 1,
         ...input.fields,
       };
-      const partner = { partnerOrderId: input.partnerOrderId };
-      const result = signPartnerOrderId
-        ? await call("order/create_order", { data, ...partner }, CreateOrderSchema)
-        : await call("order/create_order", { data }, CreateOrderSchema, partner);
+      const result = await createOrderSigned(data, input.partnerOrderId);
       if (!result.ok) return result;
       const { status, message, account_details, order_id } = result.value;
       if (!status) return failWith("supplier", message || "MooGold refused the order");
@@ -308,5 +361,19 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
     balance() {
       return call("user/balance", {}, BalanceSchema);
     },
+
+    createOrderSigning() {
+      return { ...signing };
+    },
   };
+}
+
+/** MooGold refused the request's signature (109), before reading anything else of it. */
+function isSignatureRefusal(result: SupplierResult<unknown>): boolean {
+  return !result.ok && result.kind === "supplier" && result.code === MOOGOLD_INVALID_SIGNATURE.code;
+}
+
+/** A create_order signing in an operator's words. */
+export function describeSigning(partnerOrderIdSigned: boolean): string {
+  return partnerOrderIdSigned ? "with partnerOrderId" : "without partnerOrderId ({path, data})";
 }

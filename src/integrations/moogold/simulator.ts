@@ -18,7 +18,7 @@ import {
   moogoldError,
   type MoogoldShop,
 } from "./simulator-shop.ts";
-import { moogoldBasicAuth, signMoogoldRequest } from "./wire.ts";
+import { MOOGOLD_INVALID_SIGNATURE, moogoldBasicAuth, signMoogoldRequest } from "./wire.ts";
 
 export {
   MOOGOLD_OUT_OF_STOCK,
@@ -33,7 +33,10 @@ export interface MoogoldSimulatorOptions {
   basePath?: string;
   partnerId?: string;
   secretKey?: string;
-  /** Must match the client's option of the same name. */
+  /**
+   * Whether MooGold signs partnerOrderId with the rest of the body (default true, as its api-doc
+   * shows) or only {path, data}; the requireSigning lever changes it.
+   */
   signPartnerOrderId?: boolean;
   knobs?: Partial<SimulatorKnobs>;
   /** Seed of the random fault draws. */
@@ -47,6 +50,11 @@ export interface MoogoldSimulatorOptions {
 /** An in-memory MooGold: its handler, live knobs, fault levers and shop levers. */
 export interface MoogoldSimulator extends SimulatorFaultLevers, Omit<MoogoldShop, "routes"> {
   handler: (request: Request) => Promise<Response>;
+  /**
+   * Which create_order signing the simulator accepts from now on: with partnerOrderId inside the
+   * signed body (true), or {path, data} only (false). The other is refused with 109.
+   */
+  requireSigning(withPartnerOrderId: boolean): void;
 }
 
 /** Credentials the simulator accepts unless told otherwise. */
@@ -60,7 +68,7 @@ export function createMoogoldSimulator(options: MoogoldSimulatorOptions = {}): M
   const basePath = options.basePath ?? "";
   const partnerId = options.partnerId ?? MOOGOLD_SIMULATOR_CREDENTIALS.partnerId;
   const secretKey = options.secretKey ?? MOOGOLD_SIMULATOR_CREDENTIALS.secretKey;
-  const signPartnerOrderId = options.signPartnerOrderId ?? true;
+  let signPartnerOrderId = options.signPartnerOrderId ?? true;
   const now = options.now ?? Date.now;
   const gate = createFaultGate(options);
   const { knobs } = gate.levers;
@@ -93,7 +101,7 @@ export function createMoogoldSimulator(options: MoogoldSimulatorOptions = {}): M
     const expected = Buffer.from(signMoogoldRequest(secretKey, signed, timestamp, path));
     const given = Buffer.from(request.headers.get("auth") ?? "");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return moogoldError("422", "Invalid signature", 401);
+      return moogoldError(MOOGOLD_INVALID_SIGNATURE.code, MOOGOLD_INVALID_SIGNATURE.message, 401);
     }
     return null;
   }
@@ -130,5 +138,12 @@ export function createMoogoldSimulator(options: MoogoldSimulatorOptions = {}): M
     return checkCredentials(request, raw, body, path) ?? route(body);
   }
 
-  return { handler: gate.wrap(handler), ...gate.levers, ...levers };
+  return {
+    handler: gate.wrap(handler),
+    ...gate.levers,
+    ...levers,
+    requireSigning(withPartnerOrderId) {
+      signPartnerOrderId = withPartnerOrderId;
+    },
+  };
 }

@@ -10,6 +10,13 @@ import { decimalText } from "../fetch-json.ts";
 /** The server_list texts that mean "this product has no server list". */
 export const MOOGOLD_NO_SERVER_TEXTS = ["Product has no server list", "Enter from Website"];
 
+/**
+ * MooGold's refusal of a request whose `auth` signature does not match: err_code "109", "Invalid
+ * Signature." (MooGold's api-doc.yaml, error_response_109, as copied in
+ * Wanfunzy/Wanfunzy:api-doc.yaml@dfda30f). An authentication refusal: nothing was carried out.
+ */
+export const MOOGOLD_INVALID_SIGNATURE = { code: "109", message: "Invalid Signature." } as const;
+
 /** The `auth` header: lowercase hex HMAC-SHA256(secret, body + timestamp + path). */
 export function signMoogoldRequest(
   secretKey: string,
