@@ -77,6 +77,28 @@ export function closeIdleConnections(server: Server): void {
 }
 
 // deno-lint-ignore no-control-regex -- control characters are exactly what this finds
+/**
+ * The methods the app answers. Any other (TRACE, CONNECT, PROPFIND …) gets a 405 before anything
+ * renders: the runtime's Request refuses TRACE and CONNECT outright (a 500 and a stack in the log),
+ * and a page would otherwise answer WebDAV verbs as if they were GET.
+ */
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+/** Answers 405 with an Allow header when the request's method is not one of HTTP_METHODS. */
+export function refuseUnknownMethod(req: IncomingMessage, res: ServerResponse): boolean {
+  if ((HTTP_METHODS as readonly string[]).includes(req.method ?? "")) return false;
+  const pathname = (req.url ?? "/").split("?")[0];
+  const headers = { allow: HTTP_METHODS.join(", ") };
+  const response = pathname.startsWith("/api/")
+    ? Response.json({ error: `Method ${req.method} is not allowed` }, { status: 405, headers })
+    : new Response("Method not allowed.", {
+      status: 405,
+      headers: { ...headers, "content-type": "text/plain; charset=utf-8" },
+    });
+  refuse(req, res, response);
+  return true;
+}
+
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /**

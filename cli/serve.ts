@@ -42,6 +42,7 @@ import {
   guardConnections,
   readBodyWithinLimits,
   refuseBadTarget,
+  refuseUnknownMethod,
 } from "./http-guard.ts";
 import { createApiRouter } from "../src/api-router.ts";
 import { createPageCache } from "../src/server/page-cache.ts";
@@ -174,6 +175,7 @@ async function listen(
     res.once("close", () => finishRequest(req, res, path, scope, started));
     if (pidHeader) res.setHeader("x-worker-pid", String(Deno.pid));
     runInScope(scope, () => {
+      if (refuseUnknownMethod(req, res)) return;
       if (operations.handle(req, res, path, scope)) return;
       if (refuseBadTarget(req, res)) return;
       if (path.startsWith("/__sim/")) scope.route = "/__sim";

@@ -122,6 +122,9 @@ export async function renderMetrics(): Promise<{ text: string; contentType: stri
   return { text: await registry.metrics(), contentType: registry.contentType };
 }
 
+/** The methods counted under their own name; any other is `other`, so a client cannot add series. */
+const COUNTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
 /** One answered HTTP request. */
 export function observeRequest(
   route: string,
@@ -129,7 +132,11 @@ export function observeRequest(
   status: number,
   seconds: number,
 ): void {
-  const labels = { route, method, status: String(status) };
+  const labels = {
+    route,
+    method: COUNTED_METHODS.has(method) ? method : "other",
+    status: String(status),
+  };
   const m = metrics();
   m.httpRequests.inc(labels);
   m.httpDuration.observe(labels, seconds);

@@ -1,10 +1,31 @@
 // One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): static files,
 // unknown paths and malformed URLs never reach the database.
 import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
 import { createTestDatabase, type TestDatabase } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
+
+/** A request with a method fetch refuses to send (TRACE), over node:http. */
+function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+): Promise<{ status: number; allow: string | undefined; body: string }> {
+  const target = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, method, path }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => body += chunk);
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
 
 Deno.test({
   name: "[serving] built assets, unknown API paths and malformed URLs",
@@ -55,6 +76,28 @@ Deno.test({
           await r.body?.cancel();
         }
       });
+
+      await t.step(
+        "TRACE, PROPFIND and other methods are a 405 with Allow; metrics count them as other",
+        async () => {
+          for (
+            const [method, path, body] of [
+              ["TRACE", "/consumers", "Method not allowed."],
+              ["PROPFIND", "/consumers", "Method not allowed."],
+              ["TRACE", "/api/orders", '{"error":"Method TRACE is not allowed"}'],
+            ]
+          ) {
+            const r = await rawRequest(server.url, method, path);
+            assert.equal(r.status, 405, `${method} ${path}: ${r.body}`);
+            assert.equal(r.allow, "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+            assert.equal(r.body, body);
+          }
+          const metrics = await (await fetch(new URL("/metrics", server.url))).text();
+          assert.match(metrics, /topup_http_requests_total\{[^}]*method="other"[^}]*\} 3/);
+          assert.doesNotMatch(metrics, /method="(TRACE|PROPFIND)"/);
+          assert.doesNotMatch(server.output(), /Method is forbidden/, "nothing reached a renderer");
+        },
+      );
 
       await t.step("a URL that does not decode is a 400", async () => {
         const r = await fetch(new URL("/%E0%A4%A", server.url));
