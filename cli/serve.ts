@@ -168,7 +168,11 @@ async function listen(
     // is noted by whatever serves it (static, the simulators, the /api router, Astro).
     const started = performance.now();
     const path = (req.url ?? "/").split("?")[0];
-    const scope: RequestScope = { requestId: requestIdFrom(req.headers["x-request-id"]) };
+    // A client's own X-Request-Id would let it write ids (and so forge links between log lines)
+    // at will: only the proxy's is kept, and only behind one (TRUST_PROXY).
+    const scope: RequestScope = {
+      requestId: requestIdFrom(config.trustProxy ? req.headers["x-request-id"] : undefined),
+    };
     res.setHeader("x-request-id", scope.requestId);
     // While a stop drains, answers close their connection: keep-alive clients reconnect elsewhere.
     if (stopping) res.setHeader("connection", "close");

@@ -1,7 +1,7 @@
 import { defineMiddleware } from "astro/middleware";
 import { getAppContext } from "./server/context.ts";
 import { loadSession } from "./domain/auth/auth.ts";
-import { clientIp, errorResponse, SESSION_COOKIE } from "./server/http.ts";
+import { clientIp, errorResponse, readSessionToken } from "./server/http.ts";
 import { ForbiddenError } from "./domain/errors.ts";
 import { setSecurityHeaders } from "./server/security-headers.ts";
 import { pageGuardRedirect } from "./server/page-guards.ts";
@@ -57,7 +57,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
       assertSameOrigin(request, url, app.config.publicUrl);
     }
 
-    const token = cookies.get(SESSION_COOKIE)?.value;
+    const token = readSessionToken(cookies, app.config);
     locals.session = token && !isResellerApi ? await loadSession(app.auth, token) : null;
     // A password-only (pre-2FA) session is no session here: it opens the two-factor screen only.
     const active = locals.session?.stage === "active" ? locals.session : null;
@@ -72,6 +72,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
     else throw error;
   }
   setSecurityHeaders(response.headers, locals.app?.config.mode === "production");
-  if (isApi) response.headers.set("Cache-Control", "no-store");
+  // An answer made for a signed-in user (or one half way through signing in) is never kept by a
+  // browser or a shared cache.
+  if (isApi || locals.session) response.headers.set("Cache-Control", "no-store");
   return response;
 });

@@ -17,7 +17,23 @@ import { MAX_INBOUND_BYTES } from "../domain/mail/inbound.ts";
 import { v1ErrorResponse } from "./reseller-api.ts";
 import { logger } from "../observability/log.ts";
 
-export const SESSION_COOKIE = "topup_session";
+/**
+ * The session cookie's name. Production's carries the __Host- prefix: browsers then take it only
+ * Secure, for the whole site and from this host alone, so a sibling subdomain or a plain-http
+ * answer cannot plant one (session fixation by cookie tossing). The demo runs on plain http,
+ * where such a cookie would be refused.
+ */
+export function sessionCookieName(config: Pick<Config, "mode">): string {
+  return config.mode === "production" ? "__Host-topup_session" : "topup_session";
+}
+
+/** The session token the browser sent, if any. */
+export function readSessionToken(
+  cookies: AstroCookies,
+  config: Pick<Config, "mode">,
+): string | undefined {
+  return cookies.get(sessionCookieName(config))?.value;
+}
 /** The browser's device cookie: the accounts that signed in on it (src/domain/auth/devices.ts). */
 export const DEVICE_COOKIE = "topup_device";
 const DEVICE_COOKIE_DAYS = 365;
@@ -177,7 +193,7 @@ export function setSessionCookie(
   token: string,
   request: { url: URL; config: Pick<Config, "mode" | "publicUrl"> },
 ): void {
-  cookies.set(SESSION_COOKIE, token, {
+  cookies.set(sessionCookieName(request.config), token, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
@@ -210,8 +226,8 @@ function isSecure(request: { url: URL; config: Pick<Config, "mode" | "publicUrl"
     !!publicUrl?.startsWith("https:");
 }
 
-export function clearSessionCookie(cookies: AstroCookies): void {
-  cookies.delete(SESSION_COOKIE, { path: "/" });
+export function clearSessionCookie(cookies: AstroCookies, config: Pick<Config, "mode">): void {
+  cookies.delete(sessionCookieName(config), { path: "/" });
 }
 
 /**

@@ -69,7 +69,8 @@ Deno.test({
   ...opts,
   async fn(t) {
     const tdb = await createTestDatabase();
-    const server = await startTestServer(tdb, { METRICS_TOKEN });
+    // Behind a proxy, whose X-Request-Id is kept (serving_test: without one it is replaced).
+    const server = await startTestServer(tdb, { METRICS_TOKEN, TRUST_PROXY: "true" });
     try {
       await t.step("/healthz and /readyz answer, /readyz naming each part", async () => {
         const health = await fetch(new URL("/healthz", server.url));

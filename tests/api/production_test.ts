@@ -326,7 +326,8 @@ Deno.test({
       );
 
       await t.step(
-        "the session cookie is Secure over plain http; upload URLs are PUBLIC_URL's",
+        "the session cookie is __Host- and Secure over plain http; signed-in answers are " +
+          "never stored; upload URLs are PUBLIC_URL's",
         async () => {
           const login = await requestAs(
             server.url,
@@ -336,12 +337,19 @@ Deno.test({
             JSON.stringify({ username: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
           );
           assert.equal(login.status, 202, login.body);
-          const cookie = [login.headers["set-cookie"]].flat().find((c) => c?.startsWith("topup_"));
-          assert.match(cookie ?? "", /; Secure/i);
+          const cookie = [login.headers["set-cookie"]].flat()
+            .find((c) => c?.startsWith("__Host-topup_session="));
+          assert.match(cookie ?? "", /; Path=\/;.*; Secure/i, String(login.headers["set-cookie"]));
+          assert.doesNotMatch(cookie ?? "", /Domain=/i);
           assert.ok(!login.whole.includes(EVIL));
 
           const { client } = await signInAdmin(server.url, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
           const session = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+          const console = await requestAs(server.url, "GET", "/admin/home", { cookie: session });
+          assert.equal(console.status, 200);
+          assert.equal(console.headers["cache-control"], "no-store");
+          const shop = await requestAs(server.url, "GET", "/admin", {});
+          assert.notEqual(shop.headers["cache-control"], "no-store", "a page for anyone may be");
           const upload = await requestAs(
             server.url,
             "POST",

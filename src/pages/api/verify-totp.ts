@@ -5,7 +5,7 @@ import { UnauthenticatedError } from "../../domain/errors.ts";
 import {
   DEVICE_COOKIE,
   readJson,
-  SESSION_COOKIE,
+  readSessionToken,
   setDeviceCookie,
   setSessionCookie,
 } from "../../server/http.ts";
@@ -28,7 +28,7 @@ const VerifyInput = z.object({
 
 export const POST: APIRoute = async ({ locals, request, cookies, url }) => {
   const { code } = await readJson(request, VerifyInput);
-  const token = cookies.get(SESSION_COOKIE)?.value;
+  const token = readSessionToken(cookies, locals.app.config);
   if (!token) {
     throw new UnauthenticatedError("Verification failed, Please try again.");
   }
