@@ -1,31 +1,11 @@
 // One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): static files,
 // unknown paths and malformed URLs never reach the database.
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
 import { createTestDatabase, type TestDatabase } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
-
-/** A request with a method fetch refuses to send (TRACE), over node:http. */
-function rawRequest(
-  base: string,
-  method: string,
-  path: string,
-): Promise<{ status: number; allow: string | undefined; body: string }> {
-  const target = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, method, path }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => body += chunk);
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 Deno.test({
   name: "[serving] built assets, unknown API paths and malformed URLs",
@@ -89,7 +69,7 @@ Deno.test({
           ) {
             const r = await rawRequest(server.url, method, path);
             assert.equal(r.status, 405, `${method} ${path}: ${r.body}`);
-            assert.equal(r.allow, "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+            assert.equal(r.headers.allow, "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
             assert.equal(r.body, body);
           }
           const metrics = await (await fetch(new URL("/metrics", server.url))).text();
@@ -98,6 +78,14 @@ Deno.test({
           assert.doesNotMatch(server.output(), /Method is forbidden/, "nothing reached a renderer");
         },
       );
+
+      await t.step("without TRUST_PROXY a client's own X-Request-Id is replaced", async () => {
+        const r = await fetch(new URL("/api/no_such_call", server.url), {
+          headers: { "x-request-id": "client-chosen-id-0001" },
+        });
+        await r.body?.cancel();
+        assert.match(r.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+      });
 
       await t.step("a URL that does not decode is a 400", async () => {
         const r = await fetch(new URL("/%E0%A4%A", server.url));
