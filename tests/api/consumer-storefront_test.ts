@@ -133,6 +133,26 @@ Deno.test({
         assert.equal(other.status, 200, "another address is not limited");
       });
 
+      await t.step(
+        "an IPv6 client is limited per /64, however it rotates its address",
+        async () => {
+          for (let i = 1; i <= 30; i++) {
+            const rotating = consumerAt(server.url, `2001:db8:77:1::${i.toString(16)}`);
+            assert.equal((await rotating.post("/api/consumers/verify_id/mlbb", {})).status, 400);
+          }
+          const limited = await consumerAt(server.url, "2001:db8:77:1:ffff:1:2:3").post(
+            "/api/consumers/verify_id/mlbb",
+            { userid: "22222222", serverid: "2222" },
+          );
+          assert.equal(limited.status, 429, "another address of the same /64");
+          const neighbour = await consumerAt(server.url, "2001:db8:77:2::1").post(
+            "/api/consumers/verify_id/mlbb",
+            { userid: "22222222", serverid: "2222" },
+          );
+          assert.equal(neighbour.status, 200, "the next /64 is someone else");
+        },
+      );
+
       const special = mlbb.packages.find((p) => p.name === "mlbb_special")!;
       const item = special.gameItems.find((i) => !i.isHiddenConsumer)!;
       const price = centsToDollars(

@@ -28,6 +28,7 @@ import { isPublishedPassword } from "./password-policy.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { enrolmentQr, generateTotpSecret, matchTotpStep } from "./totp.ts";
 import {
+  addressKey,
   forgetFailures,
   LOGIN_PER_ACCOUNT,
   LOGIN_PER_DEVICE,
@@ -203,7 +204,7 @@ export async function signIn(
   const accountKey = `${input.userType}:${email}`;
   const deviceId = knownDeviceId(ctx.box, input.device, { userType: input.userType, email });
   const deviceKey = JSON.stringify([input.userType, email, deviceId]);
-  const sourceKey = JSON.stringify([input.userType, email, input.ip]);
+  const sourceKey = JSON.stringify([input.userType, email, addressKey(input.ip)]);
   await takeAttempts(
     ctx.db,
     deviceId ? [{ limit: LOGIN_PER_DEVICE, key: deviceKey }] : [

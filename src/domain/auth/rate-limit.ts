@@ -8,6 +8,7 @@ import {
   secondsUntilSpacedHit,
   type Spacing,
 } from "../../db/repositories/login-attempts.ts";
+import { isIPv6 } from "node:net";
 import { ThrottledError } from "../errors.ts";
 
 /**
@@ -20,6 +21,27 @@ export interface WindowLimit {
   prefix: string;
   max: number;
   windowSeconds: number;
+  /** Keyed by a client address: counted per network (addressKey), not per address. */
+  byAddress?: boolean;
+}
+
+/**
+ * The network a client address counts for: an IPv6 address's /64 (one customer's line or host,
+ * which hands its holder 2^64 addresses to rotate through), an IPv4 address as it is (an IPv4 in
+ * IPv6 form too).
+ */
+export function addressKey(ip: string): string {
+  const address = ip.replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head, tail = ""] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = address.includes("::")
+    ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right]
+    : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
 // OWASP ASVS 2.2.1: limit guessing per account and per source address, in a way a stranger
@@ -29,7 +51,12 @@ export interface WindowLimit {
 // not), against its address across accounts (a spray), and against the account from every
 // unknown browser, set high enough that one address alone can never reach it.
 export const LOGIN_PER_SOURCE: WindowLimit = { prefix: "login-src", max: 5, windowSeconds: 900 };
-export const LOGIN_PER_IP: WindowLimit = { prefix: "login-ip", max: 30, windowSeconds: 900 };
+export const LOGIN_PER_IP: WindowLimit = {
+  prefix: "login-ip",
+  max: 30,
+  windowSeconds: 900,
+  byAddress: true,
+};
 export const LOGIN_PER_ACCOUNT: WindowLimit = { prefix: "login", max: 20, windowSeconds: 900 };
 export const TOTP_PER_ACCOUNT: WindowLimit = { prefix: "totp", max: 5, windowSeconds: 900 };
 
@@ -60,6 +87,7 @@ export const CONSUMER_PAYMENT_PER_IP: WindowLimit = {
   prefix: "pay-ip",
   max: 10,
   windowSeconds: 600,
+  byAddress: true,
 };
 
 /** Consumer account checks per client address: each costs two supplier calls. */
@@ -67,6 +95,19 @@ export const CONSUMER_VERIFY_PER_IP: WindowLimit = {
   prefix: "verify-ip",
   max: 30,
   windowSeconds: 600,
+  byAddress: true,
+};
+
+/**
+ * Anonymous account checks (a consumer's Verify, and the check again when they pay) per supplier,
+ * across every client: each is a call to the supplier's own API, and a crowd of addresses must not
+ * spend the shop's standing with a supplier that rate-limits or bans its reseller key. About five
+ * a second per supplier, far above a busy shop's buyers.
+ */
+export const CONSUMER_CHECKS_PER_SUPPLIER: WindowLimit = {
+  prefix: "check-supplier",
+  max: 300,
+  windowSeconds: 60,
 };
 
 /**
@@ -77,6 +118,7 @@ export const CONSUMER_ORDER_LOOKUP_PER_IP: WindowLimit = {
   prefix: "order-lookup-ip",
   max: 20,
   windowSeconds: 600,
+  byAddress: true,
 };
 
 /** How often a status poll may ask HitPay about one order's payment (per order, all instances). */
@@ -99,7 +141,8 @@ export const API_KEY_REQUESTS: WindowLimit = {
 export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a few minutes and try again.";
 export const THROTTLED_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
 
-const keyOf = (limit: { prefix: string }, key: string) => `${limit.prefix}:${key}`;
+const keyOf = (limit: { prefix: string; byAddress?: boolean }, key: string) =>
+  `${limit.prefix}:${limit.byAddress ? addressKey(key) : key}`;
 
 /** True when `key`'s window already holds the limit's hits (a read, no write). */
 async function isFull(db: Db, limit: WindowLimit, key: string): Promise<boolean> {

@@ -54,6 +54,7 @@ import {
 import { centsToDollars, centsToDollarString } from "../money.ts";
 import { consumerPageSlug, MLBB_SUPPLIER_NAME } from "../../shared/consumer-storefront.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";
+import { assertWithinRateLimit, CONSUMER_CHECKS_PER_SUPPLIER } from "../auth/rate-limit.ts";
 import { enqueueBankTransferMail } from "./bank-transfer.ts";
 
 /** The spec's failure text for a payment that could not be started (§8 Consumer payment). */
@@ -106,7 +107,8 @@ interface ConsumerVerdict extends ConsumerVerifyAnswer {
 /**
  * Verifies the account a consumer typed for `game` with its supplier: Mobile Legends through the
  * spec §4 package decision (decideMlbbPackage), any other game through its supplier's own check
- * (checkGameAccount). Verify and payment both call this, so they cannot disagree.
+ * (checkGameAccount). Verify and payment both call this, so they cannot disagree; every check counts
+ * against the supplier's cap across all clients (CONSUMER_CHECKS_PER_SUPPLIER).
  */
 async function consumerVerdict(
   db: Db,
@@ -115,6 +117,7 @@ async function consumerVerdict(
   account: GameAccount,
 ): Promise<ConsumerVerdict> {
   assertAccountFields(game, account);
+  await assertWithinRateLimit(db, CONSUMER_CHECKS_PER_SUPPLIER, game.supplier);
   if (isMobileLegends(game)) {
     const { verification, choice } = await decideMlbbPackage(
       db,
