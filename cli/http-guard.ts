@@ -76,7 +76,6 @@ export function closeIdleConnections(server: Server): void {
   }
 }
 
-// deno-lint-ignore no-control-regex -- control characters are exactly what this finds
 /**
  * The methods the app answers. Any other (TRACE, CONNECT, PROPFIND …) gets a 405 before anything
  * renders: the runtime's Request refuses TRACE and CONNECT outright (a 500 and a stack in the log),
@@ -99,6 +98,7 @@ export function refuseUnknownMethod(req: IncomingMessage, res: ServerResponse): 
   return true;
 }
 
+// deno-lint-ignore no-control-regex -- control characters are exactly what this finds
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /**
