@@ -3,6 +3,7 @@
 // Payment, then the payment page. The server checks the account with the game's supplier, decides
 // Mobile Legends' package (verification.ts) and charges its own price; this island only shows them.
 import { useSignal } from "@preact/signals";
+import { useRef } from "react";
 import {
   type BillingDetails,
   type ConsumerGameForm,
@@ -18,6 +19,7 @@ import { ItemPicker } from "./consumer/ItemPicker.tsx";
 import { ReviewOrder } from "./consumer/ReviewOrder.tsx";
 import { ServerSelect } from "./lib/ServerSelect.tsx";
 import { paymentRefusalReason } from "./consumer/PaymentError.tsx";
+import { useHydrated, useTypedBeforeHydration } from "./lib/hydrated.ts";
 
 export interface ConsumerTopUpProps {
   /** The game's fields and the key of its calls; its name is sent as `game` and saved as gameName. */
@@ -37,7 +39,7 @@ interface Account {
 
 type Outcome =
   | { kind: "unverified" }
-  | { kind: "verified"; account: Account; userName: string; pkg: string }
+  | { kind: "verified"; account: Account; userName: string; pkg: string; bankTransfer: boolean }
   | { kind: "invalid" }
   | { kind: "out_of_stock"; name: string };
 
@@ -86,6 +88,9 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
   const reviewOpen = useSignal(false);
   const submitting = useSignal(false);
   const paymentError = useSignal<string | null>(null);
+  const hydrated = useHydrated();
+  const verifyForm = useRef<HTMLFormElement>(null);
+  useTypedBeforeHydration(verifyForm, { userid, serverid, characterName });
 
   const current = outcome.value;
   const shownPackage = current.kind === "verified" ? current.pkg : previewPackage;
@@ -114,7 +119,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
     selected.value = null;
     reviewOpen.value = false;
     try {
-      const { choice, userName } = await callApi<ConsumerVerifyAnswer>(
+      const { choice, userName, bankTransfer } = await callApi<ConsumerVerifyAnswer>(
         "POST",
         `/api/consumers/verify_id/${form.apiKey}`,
         account,
@@ -126,7 +131,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
       else if (choice.kind === "out_of_stock" || !pkg || pkg.isOutOfStock) {
         outcome.value = { kind: "out_of_stock", name: choice.package ?? gameName };
       } else {
-        outcome.value = { kind: "verified", account, userName, pkg: pkg.name };
+        outcome.value = { kind: "verified", account, userName, pkg: pkg.name, bankTransfer };
       }
     } catch (error) {
       console.error(error);
@@ -173,6 +178,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
           phone: billing.phone.trim(),
         },
         ...order,
+        serverName: form.servers.find(([, value]) => value === order.serverid)?.[0] ?? "",
         orderID: started.orderID,
         gameName,
         status: "pending-customer-payment",
@@ -183,13 +189,15 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
       console.error(error);
       paymentError.value = paymentRefusalReason(error);
       submitting.value = false;
-      alert("Payment failed.");
+      // Spec §8's alert, where the inline error has no reason to give (a server or network
+      // failure); a refusal the buyer can act on (a changed price, a limit) is said inline alone.
+      if (!paymentError.value) alert("Payment failed.");
     }
   };
 
   return (
     <>
-      <form class="panel ct-verify" noValidate onSubmit={verify}>
+      <form ref={verifyForm} class="panel ct-verify" noValidate onSubmit={verify}>
         <div class="ct-fields">
           <AccountField
             label="User ID"
@@ -224,8 +232,13 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
               onInput={(value) => edit(characterName, value)}
             />
           )}
-          <button type="submit" class="btn" disabled={verifying.value} aria-busy={verifying.value}>
-            {verifying.value && <span class="ct-spinner" aria-hidden="true" />}Verify
+          <button
+            type="submit"
+            class="btn"
+            disabled={!hydrated || verifying.value}
+            aria-busy={!hydrated || verifying.value}
+          >
+            {(!hydrated || verifying.value) && <span class="ct-spinner" aria-hidden="true" />}Verify
           </button>
         </div>
         {current.kind === "verified" && (
@@ -270,6 +283,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
       {reviewOpen.value && selected.value && (
         <ReviewOrder
           item={selected.value}
+          bankTransfer={current.kind === "verified" && current.bankTransfer}
           submitting={submitting.value}
           paymentError={paymentError.value}
           onComplete={pay}

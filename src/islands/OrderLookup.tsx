@@ -3,6 +3,8 @@
 import { useSignal } from "@preact/signals";
 import type { ConsumerOrderView } from "../shared/consumer-storefront.ts";
 import { callApi } from "./lib/api.ts";
+import { useHydrated, useTypedBeforeHydration } from "./lib/hydrated.ts";
+import { useRef } from "react";
 import { BackToGames, type ContactLinks, OrderResult } from "./consumer/OrderResult.tsx";
 
 export interface OrderLookupProps extends ContactLinks {
@@ -16,6 +18,9 @@ export default function OrderLookup({ orderId, ...contact }: OrderLookupProps) {
   const busy = useSignal(false);
   const problem = useSignal("");
   const found = useSignal<ConsumerOrderView | null>(null);
+  const hydrated = useHydrated();
+  const form = useRef<HTMLFormElement>(null);
+  useTypedBeforeHydration(form, { order: orderID, email });
 
   const find = async (e: Event) => {
     e.preventDefault();
@@ -51,7 +56,7 @@ export default function OrderLookup({ orderId, ...contact }: OrderLookupProps) {
     );
   }
   return (
-    <form class="panel ct-lookup" noValidate onSubmit={find}>
+    <form ref={form} class="panel ct-lookup" noValidate onSubmit={find}>
       <h1>Find your order</h1>
       <p class="muted">Enter the order number from your receipt and your billing email address.</p>
       <label>
@@ -77,7 +82,12 @@ export default function OrderLookup({ orderId, ...contact }: OrderLookupProps) {
       </label>
       {problem.value && <p class="error" role="alert">{problem.value}</p>}
       <p class="ct-actions">
-        <button type="submit" class="btn" disabled={busy.value} aria-busy={busy.value}>
+        <button
+          type="submit"
+          class="btn"
+          disabled={!hydrated || busy.value}
+          aria-busy={!hydrated || busy.value}
+        >
           Find Order
         </button>
         <BackToGames secondary />

@@ -1,5 +1,6 @@
-// Spec §2 /payment/success: reads the order draft the top-up page saved, shows 'Loading order
-// details...', then the order with its current status. The browser's arrival here proves nothing:
+// Spec §2 /payment/success: reads the order draft the top-up page saved (or, in a browser that did
+// not start the checkout, the order HitPay's redirect names), shows 'Loading order details...',
+// then the order with its current status. The browser's arrival here proves nothing:
 // the status comes from the server, which only HitPay's webhook (or an admin) moves.
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
@@ -15,7 +16,7 @@ import {
   OrderResult,
   type OrderStatusAnswer,
 } from "./consumer/OrderResult.tsx";
-import { callApi } from "./lib/api.ts";
+import { ApiError, callApi } from "./lib/api.ts";
 
 export type PaymentResultProps = ContactLinks;
 
@@ -50,31 +51,52 @@ async function startingStatus(orderId: string): Promise<OrderStatusAnswer> {
   );
 }
 
+/**
+ * The order this page is about. HitPay's redirect names its payment request (`reference`): the
+ * saved draft is this order's only when the server says the reference is for the same order
+ * number; opened in a browser that did not start the checkout (a wallet app handing back to
+ * another browser, another device), the server's view of the order stands alone.
+ */
+async function orderToShow(): Promise<ConsumerOrderView | null> {
+  const draft = readDraft();
+  const reference = new URLSearchParams(location.search).get("reference");
+  const fromDraft = draft && {
+    orderID: draft.orderID,
+    gameName: draft.gameName,
+    userName: draft.userName,
+    userid: draft.userid,
+    serverid: draft.serverid,
+    serverName: draft.serverName,
+    itemName: draft.itemName,
+    amount: draft.amount,
+    status: draft.status,
+  };
+  if (!reference) return fromDraft;
+  try {
+    const found = await callApi<ConsumerOrderView>(
+      "GET",
+      `/api/consumers/order?reference=${encodeURIComponent(reference)}`,
+    );
+    return fromDraft?.orderID === found.orderID ? fromDraft : found;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return fromDraft;
+    throw error;
+  }
+}
+
 export default function PaymentResult(props: PaymentResultProps) {
   const state = useSignal<State>({ kind: "loading" });
 
   useEffect(() => {
-    const draft = readDraft();
-    if (!draft) {
-      state.value = { kind: "none" };
-      return;
-    }
-    startingStatus(draft.orderID).then(({ status, bankTransfer }) => {
-      state.value = {
-        kind: "ready",
-        order: {
-          orderID: draft.orderID,
-          gameName: draft.gameName,
-          userName: draft.userName,
-          userid: draft.userid,
-          serverid: draft.serverid,
-          itemName: draft.itemName,
-          amount: draft.amount,
-          status,
-          bankTransfer,
-        },
-      };
-    }).catch((error) => {
+    (async () => {
+      const order = await orderToShow();
+      if (!order) {
+        state.value = { kind: "none" };
+        return;
+      }
+      const { status, bankTransfer } = await startingStatus(order.orderID);
+      state.value = { kind: "ready", order: { ...order, status, bankTransfer } };
+    })().catch((error) => {
       console.error(error);
       state.value = { kind: "failed" };
     });

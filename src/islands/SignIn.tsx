@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { ApiError, callApi } from "./lib/api.ts";
+import { useHydrated } from "./lib/hydrated.ts";
 
 export interface SignInProps {
   /** Which sign-in this is: decides the endpoint and the home page. */
@@ -20,6 +21,7 @@ function fieldValue(form: HTMLFormElement, name: string): string {
 export default function SignIn({ userType }: SignInProps) {
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -48,7 +50,8 @@ export default function SignIn({ userType }: SignInProps) {
     }
   }
 
-  // method="post": a submit before the script loads never puts the password in a URL.
+  // method="post": a submit never puts the password in a URL; and Sign In waits, disabled, until
+  // the script runs, so an early press does not post the form natively and reload it empty.
   return (
     <form class="panel auth-card" method="post" onSubmit={submit} noValidate>
       <h1>{userType === "admin" ? "Admin Sign In" : "Reseller Sign In"}</h1>
@@ -59,7 +62,7 @@ export default function SignIn({ userType }: SignInProps) {
       <input id="password" name="password" type="password" autoComplete="current-password" />
       {error && <p class="error" role="alert">{error}</p>}
       <div class="actions">
-        <button class="btn" type="submit" disabled={busy}>
+        <button class="btn" type="submit" disabled={busy || !hydrated} aria-busy={!hydrated}>
           {busy ? "Signing in…" : "Sign In"}
         </button>
       </div>

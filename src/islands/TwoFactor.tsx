@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { callApi } from "./lib/api.ts";
+import { useHydrated } from "./lib/hydrated.ts";
 
 export interface TwoFactorProps {
   /** The signed-in account's email, sent as `user` (the server ignores it and uses the session). */
@@ -21,6 +22,7 @@ export default function TwoFactor({ username, qr, secret }: TwoFactorProps) {
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
   const [failures, setFailures] = useState(0);
+  const hydrated = useHydrated();
 
   async function verify(event: Event) {
     event.preventDefault();
@@ -105,7 +107,7 @@ export default function TwoFactor({ username, qr, secret }: TwoFactorProps) {
             Back to QR Code
           </button>
         )}
-        <button class="btn" type="submit" disabled={busy}>
+        <button class="btn" type="submit" disabled={busy || !hydrated} aria-busy={!hydrated}>
           {busy ? "Verifying…" : "Verify"}
         </button>
       </div>

@@ -69,6 +69,11 @@ export const ConsumerOrderLookupBody = z.object({
   email: z.string().trim().min(1, "Please enter email address").max(254),
 });
 
+/** GET /api/consumers/order: the payment request id HitPay's redirect carries as `reference`. */
+export const ConsumerOrderReferenceQuery = z.object({
+  reference: z.string().trim().min(1, "reference is required").max(100),
+});
+
 /** POST /api/order/{id}/cancel-payment: the payment request id of HitPay's redirect. */
 export const CancelPaymentBody = z.object({
   reference: z.string().trim().min(1).max(100),

@@ -124,6 +124,8 @@ export interface ConsumerVerifyAnswer {
     | { kind: "out_of_stock"; package?: string }
     | { kind: "invalid" };
   userName: string;
+  /** Whether the shop takes a bank transfer now (Settings holds an account to pay into). */
+  bankTransfer: boolean;
 }
 
 /** The billing form of the review step (spec §2 Review Your Order). */
@@ -198,6 +200,8 @@ export interface ConsumerOrderDraft {
   game: string;
   userid: string;
   serverid: string;
+  /** The chosen server's name, for a game that lists its servers ("" otherwise). */
+  serverName?: string;
   denom: string;
   userName: string;
   itemName: string;
@@ -252,13 +256,19 @@ export function bankTransferRows(
 /** The local storage key of the draft. */
 export const ORDER_DRAFT_KEY = "consumerOrderDraft";
 
-/** What the result page and the order lookup show about one order (no personal data). */
+/**
+ * What the result page and the order lookup show about one order. The player's fields are absent
+ * where the viewer holds only the payment's reference (HitPay's redirect opened in another
+ * browser): the order's number, game, item, amount and status are all it shows then.
+ */
 export interface ConsumerOrderView {
   orderID: string;
   gameName: string;
-  userName: string;
-  userid: string;
-  serverid: string;
+  userName?: string;
+  userid?: string;
+  serverid?: string;
+  /** The name of the server the buyer chose, where the game lists its servers by name. */
+  serverName?: string;
   itemName: string;
   /** Dollars. */
   amount: number;
@@ -309,7 +319,20 @@ export interface ResultTexts {
  * Spec §2 result page table. `cancelled` and the payment-… states are ours (orders nobody paid):
  * they must not say "being processed", since nothing will happen to them unless the buyer acts.
  */
-export function resultTextsFor(status: string): ResultTexts {
+export function resultTextsFor(
+  status: string,
+  options: { awaitingTransfer?: boolean } = {},
+): ResultTexts {
+  if (status === "pending-customer-payment" && options.awaitingTransfer) {
+    // Spec §2's row for this status speaks of a payment method rejected at the payment page; a
+    // bank transfer has no such page, and is simply not made yet.
+    return {
+      headline: "Thank you for your order.",
+      sub: "Please pay by bank transfer: the account, the amount and the reference are below.",
+      tip: "Transfers are usually confirmed within a few hours during business hours; we email " +
+        "you when your top-up is delivered.",
+    };
+  }
   switch (status) {
     case "successful":
       return {

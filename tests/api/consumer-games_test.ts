@@ -159,7 +159,11 @@ Deno.test({
             ...account,
             userid: "invalid-1",
           });
-          assert.deepEqual(invalid.json, { choice: { kind: "invalid" }, userName: "" });
+          assert.deepEqual(invalid.json, {
+            choice: { kind: "invalid" },
+            userName: "",
+            bankTransfer: false,
+          });
           const noServer = await buyer.post("/api/consumers/verify_id/genshin-impact", {
             userid: account.userid,
           });
@@ -284,6 +288,23 @@ Deno.test({
             assert.equal(order?.amount, body.amount);
           },
         );
+
+        await t.step(`${label}: a cancelled payment is tried again as a new order`, async () => {
+          const retrier = consumerAt(server.url, `198.51.100.${label === "MooGold" ? 71 : 72}`);
+          const r = await retrier.post(`/api/payment/hitpay/${path}`, body);
+          assert.equal(r.status, 201, r.text);
+          const orderId: string = r.json.orderID;
+          const request = await paymentRequestOf(server.url, orderId);
+          const cancelled = await retrier.post(`/api/order/${orderId}/cancel-payment`, {
+            reference: request.id,
+          });
+          assert.equal(cancelled.json.status, "payment-cancelled", cancelled.text);
+          const again = await retrier.post(`/api/order/${orderId}/try-again`, {});
+          assert.equal(again.status, 201, again.text);
+          assert.notEqual(again.json.orderID, orderId);
+          const retried = await paymentRequestOf(server.url, again.json.orderID);
+          assert.equal(retried.amount, body.amount.toFixed(2), "the same purchase and price");
+        });
       }
 
       await t.step("an out-of-stock game stays listed, marked, and sells nothing", async () => {

@@ -5,6 +5,7 @@ import { signInDemoAdmin } from "../helpers/sessions.ts";
 import {
   consumerAt,
   hitpaySim,
+  offerBankTransfer,
   paymentBody,
   paymentRequestOf,
   waitForStatus,
@@ -16,9 +17,13 @@ import type { GameDto } from "../../src/shared/game-types.ts";
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const decoder = new TextDecoder();
 
-/** The body of a payment for the first consumer item of mlbb_special at its server price. */
+/**
+ * The body of a payment for the first consumer item of mlbb_special at its server price; the shop
+ * takes bank transfers.
+ */
 async function mlbbPayment(server: TestServer) {
   const admin = await signInDemoAdmin(server.url);
+  await offerBankTransfer(admin);
   const games = (await admin.get("/api/admin/games")).json as GameDto[];
   const special = games.find((g) => g.supplierName === "mlbb")!.packages
     .find((p) => p.name === "mlbb_special")!;

@@ -5,6 +5,7 @@ import { signInDemoAdmin, simControl } from "../helpers/sessions.ts";
 import {
   consumerAt,
   hitpaySim,
+  offerBankTransfer,
   paymentBody,
   paymentRequestOf,
   postWebhook,
@@ -286,6 +287,7 @@ Deno.test({
           assert.equal(r.status, 400, r.text);
           assert.equal(r.json.error, HITPAY_MINIMUM_REFUSAL);
           assert.equal((await hitpaySim(server.url, "listRequests")).length, requests);
+          await offerBankTransfer(admin);
           const transfer = await other.post("/api/payment/manual/mlbb", cheapBody);
           assert.equal(transfer.status, 201, transfer.text);
         },

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { signInDemoAdmin } from "../helpers/sessions.ts";
-import { consumerAt, paymentBody } from "../helpers/consumer-payments.ts";
+import { NO_BANK_TRANSFER } from "../../src/domain/payments/consumer-checkout.ts";
+import { consumerAt, offerBankTransfer, paymentBody } from "../helpers/consumer-payments.ts";
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
@@ -42,6 +43,14 @@ Deno.test({
         return r.json.orderID as string;
       };
 
+      // Bank transfer is offered only while Settings holds an account to pay into.
+      const early = await consumerAt(server.url, "198.51.100.6").post(
+        "/api/payment/manual/mlbb",
+        paymentBody(item.nameSupplier, price),
+      );
+      assert.equal(early.status, 400, early.text);
+      assert.equal(early.json.error, NO_BANK_TRANSFER);
+      await offerBankTransfer(admin);
       const first = await checkout("manual", "198.51.100.7", {});
       const stranger = {
         firstName: "Mallory",

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { signInDemoAdmin } from "../helpers/sessions.ts";
-import { consumerAt, paymentBody, saveItemChanges } from "../helpers/consumer-payments.ts";
+import {
+  consumerAt,
+  offerBankTransfer,
+  paymentBody,
+  saveItemChanges,
+} from "../helpers/consumer-payments.ts";
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars, centsToDollarString } from "../../src/domain/money.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
@@ -20,6 +25,7 @@ Deno.test({
     const server = await startTestServer(tdb, { TRUST_PROXY: "true" });
     try {
       const admin = await signInDemoAdmin(server.url);
+      await offerBankTransfer(admin);
       const games = (await admin.get("/api/admin/games")).json as GameDto[];
       const mlbb = games.find((g) => g.supplierName === "mlbb")!;
       const standard = mlbb.packages.find((p) => p.name === "mlbb")!;

@@ -223,6 +223,8 @@ Deno.test({
           ["consumer top-up", "/consumers/mobile-legends"],
           ["consumer order lookup", "/consumers/order"],
           ["consumer result", "/payment/success"],
+          ["consumer unknown game", "/consumers/no-such-game"],
+          ["unknown page", "/no-such-page"],
           ["reseller sign-in", "/resellers"],
           ["admin sign-in", "/admin"],
         ]

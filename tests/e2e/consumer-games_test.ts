@@ -17,6 +17,8 @@ interface Purchase {
   path: string;
   fill(page: Page, userid: string): Promise<void>;
   email: string;
+  /** The server's name chosen, for a game with a server list. */
+  server?: string;
 }
 
 const noSideScroll = async (page: Page) =>
@@ -73,6 +75,10 @@ async function buy(page: Page, base: string, p: Purchase): Promise<{ id: string;
     .waitFor({ timeout: 30_000 });
   const block = (await page.locator(".ct-order-block").innerText()).replace(/\n/g, "\t");
   assert.ok(block.includes("User ID\t812345678"), block);
+  // The server's name the buyer chose, never the supplier's code; no row for a game without one.
+  if (p.server) assert.ok(block.includes(`Server\t${p.server}`), block);
+  else assert.doesNotMatch(block, /Server/, block);
+  assert.doesNotMatch(block, /os_/, block);
   assert.ok(block.includes(`Amount\t${price}`), block);
   const id = block.match(/Order Number\t(\S+)/)?.[1] ?? "";
   assert.ok(id, block);
@@ -114,6 +120,7 @@ Deno.test({
       const genshin = await buy(page, server.url, {
         tile: "Genshin Impact",
         path: "/consumers/genshin-impact",
+        server: "Asia",
         email: "ana@example.com",
         async fill(page, userid) {
           await page.getByLabel("User ID").fill(userid);

@@ -181,7 +181,7 @@ Deno.test({
           await error.innerText(),
           /The price of this item is now \$\d+\.\d{2}\. Please check and order again\./,
         );
-        assert.deepEqual(alerts, ["Payment failed."]);
+        assert.deepEqual(alerts, [], "the inline reason is enough: nothing was charged");
         await page.getByText("Prices are in Singapore dollars (SGD).").waitFor();
         await page.screenshot({ path: "/tmp/i27-price-375.png", fullPage: true });
       });

@@ -118,3 +118,16 @@ export async function saveItemChanges(
   assert.equal(put.status, 200, put.text);
   return put.json as GameDto;
 }
+
+/** An account for bank transfers, so the shop offers them (Settings → Bank Transfer). */
+export const BANK_ACCOUNT = {
+  bankName: "DBS Bank",
+  accountName: "TopUp Pte Ltd",
+  accountNumber: "072-123456-7",
+};
+
+/** Saves BANK_ACCOUNT as `admin` (a signed-in admin's client). */
+export async function offerBankTransfer(admin: TestClient): Promise<void> {
+  const saved = await admin.request("PUT", "/api/settings/bank-transfer", BANK_ACCOUNT);
+  assert.equal(saved.status, 200, saved.text);
+}

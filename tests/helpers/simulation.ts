@@ -15,7 +15,7 @@ import {
   SIMULATOR_CREDENTIALS,
 } from "../../src/config.ts";
 import { moogoldBasicAuth } from "../../src/integrations/moogold/wire.ts";
-import { paymentBody, signedWebhook } from "./consumer-payments.ts";
+import { offerBankTransfer, paymentBody, signedWebhook } from "./consumer-payments.ts";
 import { createSeededRandom } from "../../src/integrations/simulator-kit.ts";
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
@@ -213,6 +213,7 @@ export async function openSimWorld(base: string, others: string[] = []): Promise
     return made;
   };
   signedIn.alternate = others.length ? instances : [];
+  await offerBankTransfer(signedIn);
   const games = (await signedIn.get("/api/admin/games"))
     .json as (GameDto & { supplierGameID?: string })[];
   const pubg = games.find((g) => g.supplierName === "pubgm")!;

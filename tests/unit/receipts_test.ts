@@ -10,6 +10,7 @@ const ORDER: ReceiptOrder = {
   serverId: "1111",
   userName: "<script>alert(1)</script>",
   amountCents: 123450,
+  paymentProvider: "hitpay",
   customerName: `Ana "Q" O'Neil & Co`,
   email: "ana@example.com",
   createdAt: new Date(2025, 0, 5, 15, 4),
@@ -32,7 +33,8 @@ Deno.test("[receipts] the paid receipt goes to the billing email with every orde
       "User Name: <script>alert(1)</script>",
       "User ID: 11111111",
       "Server ID: 1111",
-      "Amount: $1,234.50",
+      "Amount: $1,234.50 SGD",
+      "Payment: Online payment (PayNow, GrabPay, ShopeePay or Atome through HitPay)",
       `Your order: ${LINKS.orderPageUrl}`,
     ]
   ) assert.ok(mail.text.split("\n").includes(line), `text has "${line}":\n${mail.text}`);
@@ -47,7 +49,18 @@ Deno.test("[receipts] every field in the HTML receipt is escaped", () => {
     html,
     /href="https:\/\/shop\.example\.com\/consumers\/order\?id=c0a8&amp;x=&lt;y&gt;"/,
   );
-  assert.match(html, />\$1,234\.50</);
+  assert.match(html, />\$1,234\.50 SGD</);
+});
+
+Deno.test("[receipts] a bank transfer is named as such; a game without a server has no Server ID", () => {
+  const mail = consumerReceipt(
+    "paid",
+    { ...ORDER, paymentProvider: "manual", serverId: "" },
+    LINKS,
+  );
+  const lines = mail.text.split("\n");
+  assert.ok(lines.includes("Payment: Bank transfer"), mail.text);
+  assert.ok(!lines.some((line) => line.startsWith("Server ID")), mail.text);
 });
 
 Deno.test("[receipts] the delivered receipt says the order reached the account", () => {

@@ -12,6 +12,18 @@ export async function findOrderById(db: Handle, id: string): Promise<OrderRow | 
   return await db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/** The order whose payment request at `provider` is `reference` (index orders_payment_reference). */
+export async function findOrderByPaymentReference(
+  db: Handle,
+  provider: string,
+  reference: string,
+): Promise<OrderRow | undefined> {
+  return await db.selectFrom("orders").selectAll()
+    .where("payment_provider", "=", provider)
+    .where("payment_reference", "=", reference)
+    .executeTakeFirst();
+}
+
 /** The order, locked until the transaction ends: a decision about it waits for any other. */
 export async function lockOrderById(
   trx: Transaction<Database>,

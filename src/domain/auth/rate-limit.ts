@@ -90,6 +90,18 @@ export const CONSUMER_PAYMENT_PER_IP: WindowLimit = {
   byAddress: true,
 };
 
+/**
+ * "Try again" per client address, apart from new payments: a buyer whose payment did not go
+ * through retries without using the address's starts, which buyers behind one carrier address
+ * share. Each retry still makes an order and a HitPay request, so it has a budget of its own.
+ */
+export const CONSUMER_RETRY_PER_IP: WindowLimit = {
+  prefix: "pay-retry-ip",
+  max: 10,
+  windowSeconds: 600,
+  byAddress: true,
+};
+
 /** Consumer account checks per client address: each costs two supplier calls. */
 export const CONSUMER_VERIFY_PER_IP: WindowLimit = {
   prefix: "verify-ip",

@@ -25,6 +25,8 @@ export interface ReceiptOrder {
   serverId: string;
   userName: string;
   amountCents: number;
+  /** How the buyer pays: "hitpay" (HitPay's payment page) or "manual" (a bank transfer). */
+  paymentProvider: string;
   customerName: string;
   email: string;
   createdAt: Date;
@@ -74,6 +76,12 @@ export function bankTransferMail(
   );
 }
 
+/** How each payment provider reads on a receipt. */
+const PAYMENT_METHOD_NAMES: Record<string, string> = {
+  hitpay: "Online payment (PayNow, GrabPay, ShopeePay or Atome through HitPay)",
+  manual: "Bank transfer",
+};
+
 function orderMail(
   order: ReceiptOrder,
   wording: { subject: (id: string) => string; headline: string; lead: string },
@@ -88,8 +96,9 @@ function orderMail(
     ["Item", order.item],
     ["User Name", order.userName],
     ["User ID", order.userId],
-    ["Server ID", order.serverId],
-    ["Amount", centsToDollarString(order.amountCents)],
+    ...(order.serverId ? [["Server ID", order.serverId] as [string, string]] : []),
+    ["Amount", `${centsToDollarString(order.amountCents)} SGD`],
+    ["Payment", PAYMENT_METHOD_NAMES[order.paymentProvider] ?? order.paymentProvider],
   ];
   const greeting = `Hi ${order.customerName},`;
   const text = [

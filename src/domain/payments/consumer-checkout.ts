@@ -22,7 +22,7 @@ import {
 } from "../../integrations/hitpay/client.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
-import type { ConsumerVerifyAnswer } from "../../shared/consumer-storefront.ts";
+import { type ConsumerVerifyAnswer, hasBankAccount } from "../../shared/consumer-storefront.ts";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../errors.ts";
 import { findGameRowById } from "../../db/repositories/games.ts";
 import {
@@ -37,6 +37,7 @@ import {
   mlbbUserName,
   type PackageChoice,
   packageToOrder,
+  verifyMlbbForOrder,
 } from "../orders/verification.ts";
 import { computeConsumerPrice, consumerMarkupFor } from "../catalogue/pricing.ts";
 import {
@@ -55,7 +56,7 @@ import { centsToDollars, centsToDollarString } from "../money.ts";
 import { consumerPageSlug, MLBB_SUPPLIER_NAME } from "../../shared/consumer-storefront.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";
 import { assertWithinRateLimit, CONSUMER_CHECKS_PER_SUPPLIER } from "../auth/rate-limit.ts";
-import { enqueueBankTransferMail } from "./bank-transfer.ts";
+import { enqueueBankTransferMail, readBankTransferDetails } from "./bank-transfer.ts";
 
 /** The spec's failure text for a payment that could not be started (§8 Consumer payment). */
 export const PAYMENT_START_FAILED = "Failed to initiate payment, please try again.";
@@ -64,6 +65,10 @@ export const PAYMENT_START_FAILED = "Failed to initiate payment, please try agai
 export const HITPAY_MINIMUM_REFUSAL = `Online payment starts at ${
   centsToDollarString(HITPAY_MINIMUM_AMOUNT_CENTS)
 }. Please choose a larger item or pay by bank transfer.`;
+
+/** Refusal of a bank transfer while Settings holds no account to pay into. */
+export const NO_BANK_TRANSFER = "Bank transfer is not available right now. Please choose another " +
+  "payment method.";
 
 /** Where the browser goes after paying (HitPay appends ?reference=…&status=…). */
 export const PAYMENT_RESULT_PATH = "/payment/success";
@@ -100,7 +105,7 @@ export interface ConsumerPaymentStarted {
 }
 
 /** An account's verdict: the decision the page shows, and Mobile Legends' package choice. */
-interface ConsumerVerdict extends ConsumerVerifyAnswer {
+interface ConsumerVerdict extends Omit<ConsumerVerifyAnswer, "bankTransfer"> {
   mlbbChoice?: PackageChoice;
 }
 
@@ -157,7 +162,22 @@ export async function verifyConsumerAccount(
     await findGameForConsumers(db, key),
     account,
   );
-  return { choice, userName };
+  return { choice, userName, bankTransfer: hasBankAccount(await readBankTransferDetails(db)) };
+}
+
+/**
+ * POST /api/consumers/verify_id/mlbb: the spec's Mobile Legends verify answer with the server's
+ * package decision (as resellers get it), counted against the supplier's cap of anonymous checks,
+ * and whether the shop takes a bank transfer now.
+ */
+export async function verifyConsumerMlbbAccount(
+  db: Db,
+  suppliers: Suppliers,
+  account: { userid: string; serverid: string },
+) {
+  await assertWithinRateLimit(db, CONSUMER_CHECKS_PER_SUPPLIER, "elephant");
+  const answer = await verifyMlbbForOrder(db, suppliers, account.userid, account.serverid);
+  return { ...answer, bankTransfer: hasBankAccount(await readBankTransferDetails(db)) };
 }
 
 /**
@@ -200,6 +220,9 @@ async function placeConsumerOrder(
   assertClientPrice(input.clientAmount, priceCents);
   if (input.provider === HITPAY && priceCents < HITPAY_MINIMUM_AMOUNT_CENTS) {
     throw new ValidationError(HITPAY_MINIMUM_REFUSAL);
+  }
+  if (input.provider === MANUAL && !hasBankAccount(await readBankTransferDetails(ctx.db))) {
+    throw new ValidationError(NO_BANK_TRANSFER);
   }
   return await ctx.db.transaction().execute(async (trx) => {
     const consumerId = await findOrInsertConsumer(trx, input.consumer);
@@ -311,6 +334,15 @@ export async function startConsumerPaymentAgain(
   ) {
     throw new ConflictError(NOT_RETRYABLE);
   }
+  // The order keeps its supplier's key for the item (a MooGold variation id), the page sends
+  // the item's name: find the item the order was for by its key.
+  const items = pkg
+    ? (game.packages as GamePackageDto[]).find((p) => p.name === pkg)?.gameItems
+    : game.game_items as GameItemDto[];
+  const item = items?.find((i) =>
+    supplierKeysOf(game, i).denom === order.denom && !i.isHiddenConsumer
+  );
+  if (!item) throw new ConflictError(NOT_RETRYABLE);
   return await startConsumerPayment(ctx, {
     provider,
     game: isMobileLegends(game) ? MLBB_SUPPLIER_NAME : consumerPageSlug({
@@ -324,7 +356,7 @@ export async function startConsumerPaymentAgain(
       phone: order.consumer_phone ?? "",
     },
     account: { userid: order.user_id, serverid: order.server_id ?? "", characterName: "" },
-    denom: order.denom,
+    denom: item.nameSupplier,
     package: pkg,
     clientAmount: centsToDollars(order.amount_cents),
   });

@@ -1,15 +1,42 @@
-// A consumer finds an order from another device (beyond the spec: the receipts link to
+// A consumer finds an order from another device or browser (beyond the spec: the receipts link to
 // /consumers/order). The order number alone is not enough: the billing email must match too, and
-// a wrong pair gets the same answer as an unknown number.
+// a wrong pair gets the same answer as an unknown number. HitPay's redirect carries the payment
+// request's id, which only the buyer's browser and HitPay hold: with it the result page shows the
+// order itself, without the player or the buyer.
 
 import type { Db } from "../../db/client.ts";
-import { findOrderById } from "../../db/repositories/orders.ts";
+import { findOrderById, findOrderByPaymentReference } from "../../db/repositories/orders.ts";
+import { findGameRowById } from "../../db/repositories/games.ts";
+import type { OrderRow } from "../../db/schema.ts";
 import type { ConsumerOrderView } from "../../shared/consumer-storefront.ts";
 import { NotFoundError } from "../errors.ts";
 import { centsToDollars } from "../money.ts";
+import { HITPAY } from "./consumer-payments.ts";
 
 /** The one answer for an unknown order number and for a number with another email. */
 export const ORDER_LOOKUP_NOT_FOUND = "No order matches this order number and email address.";
+
+/** What anyone holding the order may see: no player, no buyer. */
+function orderSummary(order: OrderRow): ConsumerOrderView {
+  return {
+    orderID: order.id,
+    gameName: order.game,
+    itemName: order.item,
+    amount: centsToDollars(order.amount_cents),
+    status: order.status,
+  };
+}
+
+/**
+ * The server's name the order went to, where its game lists servers by name (the order keeps the
+ * value the supplier takes, such as "os_asia"); undefined when the game lists none.
+ */
+async function serverNameOf(db: Db, order: OrderRow): Promise<string | undefined> {
+  if (!order.server_id || !order.game_id) return undefined;
+  const game = await findGameRowById(db, order.game_id);
+  const servers = (game?.servers ?? {}) as Record<string, string>;
+  return Object.entries(servers).find(([, value]) => value === order.server_id)?.[0];
+}
 
 /** The consumer's order `orderId` if `email` is its billing email (case-insensitive). */
 export async function findConsumerOrderForBuyer(
@@ -23,13 +50,23 @@ export async function findConsumerOrderForBuyer(
     order.consumer_email?.toLowerCase() === email.trim().toLowerCase();
   if (!order || !matches) throw new NotFoundError(ORDER_LOOKUP_NOT_FOUND);
   return {
-    orderID: order.id,
-    gameName: order.game,
+    ...orderSummary(order),
     userName: order.user_name,
     userid: order.user_id,
     serverid: order.server_id,
-    itemName: order.item,
-    amount: centsToDollars(order.amount_cents),
-    status: order.status,
+    ...await serverNameOf(db, order).then((serverName) => serverName ? { serverName } : {}),
   };
+}
+
+/**
+ * The order HitPay's payment request `reference` was made for, as anyone holding that reference
+ * may see it (orderSummary); an unknown reference is not found.
+ */
+export async function findConsumerOrderByPaymentReference(
+  db: Db,
+  reference: string,
+): Promise<ConsumerOrderView> {
+  const order = await findOrderByPaymentReference(db, HITPAY, reference.trim());
+  if (!order || order.buyer_type !== "consumer") throw new NotFoundError("Order not found");
+  return orderSummary(order);
 }

@@ -36,6 +36,7 @@ export function receiptOrderOf(order: OrderRow): ReceiptOrder {
     serverId: order.server_id,
     userName: order.user_name,
     amountCents: Number(order.amount_cents),
+    paymentProvider: order.payment_provider ?? "",
     customerName: order.consumer_name ?? "",
     email: order.consumer_email ?? "",
     createdAt: new Date(order.created_at),

@@ -80,15 +80,18 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
     return () => clearTimeout(timer);
   }, [order.orderID]);
 
-  const texts = resultTextsFor(status.value);
+  const texts = resultTextsFor(status.value, { awaitingTransfer: !!bankTransfer.value });
   const amount = dollarsToDollarString(order.amount);
-  const rows: [string, string][] = [
+  // A row only for what is known: a game without a server has no Server ID, and a page opened
+  // from the payment's reference alone shows no player.
+  const rows = ([
     ["Order Number", order.orderID],
     ["Order Status", consumerStatusLabel(status.value)],
     ["User Name", order.userName],
     ["User ID", order.userid],
-    ["Server ID", order.serverid],
-  ];
+    order.serverName ? ["Server", order.serverName] : ["Server ID", order.serverid],
+  ] as [string, string | undefined][]).filter((row): row is [string, string] => !!row[1]);
+  const playerShown = order.userid !== undefined;
   return (
     <section class="ct-result" aria-busy={polling.value}>
       <h1>{texts.headline}</h1>
@@ -102,11 +105,7 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
       {bankTransfer.value && (
         <BankTransfer details={bankTransfer.value} orderId={order.orderID} amount={amount} />
       )}
-      {RETRYABLE_STATUSES.includes(status.value) && (
-        <div class="ct-actions">
-          <TryAgain order={order} />
-        </div>
-      )}
+      {RETRYABLE_STATUSES.includes(status.value) && <TryAgain order={order} />}
       <p class="ct-contact">
         <a class="btn-secondary" href={whatsappUrl} target="_blank" rel="noopener">WhatsApp</a>
         <a class="btn-secondary" href={telegramUrl} target="_blank" rel="noopener">Telegram</a>
@@ -129,6 +128,14 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
           <dd>{amount}</dd>
         </div>
       </dl>
+      {!playerShown && (
+        <p class="muted ct-find-order">
+          This page opened without your order's details, so only the order is shown.{" "}
+          <a href={`/consumers/order?order=${encodeURIComponent(order.orderID)}`}>Find my order</a>
+          {" "}
+          with its number and your email address to see all of it.
+        </p>
+      )}
       <p class="ct-back">
         <BackToGames secondary />
       </p>

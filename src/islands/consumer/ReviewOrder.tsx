@@ -19,6 +19,8 @@ const FOCUS_DELAY_MS = 500;
 export interface ReviewOrderProps {
   /** The chosen item. */
   item: ConsumerItemDto;
+  /** Whether the shop takes a bank transfer now: the manual method is offered only then. */
+  bankTransfer: boolean;
   /** True while the payment call runs: Complete Payment shows loading and is disabled. */
   submitting: boolean;
   /**
@@ -35,24 +37,38 @@ function FieldProblem({ message }: { message: string }) {
   return <span id="billing-problem" class="error ct-field-error" role="alert">{message}</span>;
 }
 
-const FIELDS: { field: Exclude<BillingField, "paymentMethod">; label: string; type: string }[] = [
-  { field: "firstName", label: "First Name", type: "text" },
-  { field: "lastName", label: "Last Name", type: "text" },
-  { field: "phone", label: "Phone Number (with country code)", type: "tel" },
-  { field: "email", label: "Email Address", type: "email" },
-  { field: "confirmEmail", label: "Confirm Email Address", type: "email" },
+/** Each billing field, with the autocomplete token of its purpose (WCAG 1.3.5). */
+const FIELDS: {
+  field: Exclude<BillingField, "paymentMethod">;
+  label: string;
+  type: string;
+  autoComplete: string;
+}[] = [
+  { field: "firstName", label: "First Name", type: "text", autoComplete: "given-name" },
+  { field: "lastName", label: "Last Name", type: "text", autoComplete: "family-name" },
+  { field: "phone", label: "Phone Number (with country code)", type: "tel", autoComplete: "tel" },
+  { field: "email", label: "Email Address", type: "email", autoComplete: "email" },
+  { field: "confirmEmail", label: "Confirm Email Address", type: "email", autoComplete: "email" },
 ];
+
+/**
+ * The phone field starts with Singapore's country code: the shop charges in Singapore dollars and
+ * most buyers are there; the spec asks for the code, and anyone elsewhere types over it.
+ */
+const PHONE_DEFAULT = "+65 ";
 
 const METHODS = [
   { value: "paynow", label: "PayNow / GrabPay / ShopeePay Later / Atome" },
   { value: "manual", label: "Manual bank transfer (confirmed by our staff)" },
 ];
 
-export function ReviewOrder({ item, submitting, paymentError, onComplete }: ReviewOrderProps) {
+export function ReviewOrder(
+  { item, bankTransfer, submitting, paymentError, onComplete }: ReviewOrderProps,
+) {
   const billing = useSignal<BillingDetails>({
     firstName: "",
     lastName: "",
-    phone: "",
+    phone: PHONE_DEFAULT,
     email: "",
     confirmEmail: "",
     paymentMethod: "",
@@ -92,13 +108,13 @@ export function ReviewOrder({ item, submitting, paymentError, onComplete }: Revi
       <form class="ct-review-grid" noValidate onSubmit={submit}>
         <fieldset class="panel">
           <legend>Billing Details</legend>
-          {FIELDS.map(({ field, label, type }) => (
+          {FIELDS.map(({ field, label, type, autoComplete }) => (
             <label key={field}>
               {label}
               <input
                 name={field}
                 type={type}
-                autoComplete={field === "confirmEmail" ? "off" : undefined}
+                autoComplete={autoComplete}
                 aria-invalid={problem.value?.field === field}
                 aria-describedby={problem.value?.field === field ? "billing-problem" : undefined}
                 value={billing.value[field]}
@@ -135,14 +151,15 @@ export function ReviewOrder({ item, submitting, paymentError, onComplete }: Revi
           {couponNote.value && <p class="muted">Coupons are not available at the moment.</p>}
           <fieldset class="ct-methods">
             <legend>Payment Method</legend>
-            {METHODS.map((m) => (
+            {METHODS.filter((m) => m.value !== "manual" || bankTransfer).map((m) => (
               <label key={m.value} class="ct-method">
                 <input
                   type="radio"
                   name="paymentMethod"
                   value={m.value}
                   checked={billing.value.paymentMethod === m.value}
-                  onChange={() => set("paymentMethod", m.value)}
+                  onChange={() =>
+                    set("paymentMethod", m.value)}
                 />
                 {m.label}
               </label>

@@ -45,18 +45,21 @@ export function TryAgain({ order }: TryAgainProps) {
     }
   };
 
+  // The error sits above the button's row: a row's buttons never wrap, a reason must.
   return (
     <>
       {failure.value !== null && <PaymentError reason={failure.value} />}
-      <button
-        type="button"
-        class="btn"
-        disabled={busy.value}
-        aria-busy={busy.value}
-        onClick={retry}
-      >
-        {busy.value && <span class="ct-spinner" aria-hidden="true" />}Try again
-      </button>
+      <div class="ct-actions">
+        <button
+          type="button"
+          class="btn"
+          disabled={busy.value}
+          aria-busy={busy.value}
+          onClick={retry}
+        >
+          {busy.value && <span class="ct-spinner" aria-hidden="true" />}Try again
+        </button>
+      </div>
     </>
   );
 }

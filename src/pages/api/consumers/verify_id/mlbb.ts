@@ -3,7 +3,7 @@ import {
   assertWithinRateLimit,
   CONSUMER_VERIFY_PER_IP,
 } from "../../../../domain/auth/rate-limit.ts";
-import { verifyMlbbForOrder } from "../../../../domain/orders/verification.ts";
+import { verifyConsumerMlbbAccount } from "../../../../domain/payments/consumer-checkout.ts";
 import { readJson } from "../../../../server/http.ts";
 import { MlbbVerifyInput } from "../../../../server/order-inputs.ts";
 
@@ -12,8 +12,8 @@ import { MlbbVerifyInput } from "../../../../server/order-inputs.ts";
 // supplier checks.
 export const POST: APIRoute = async ({ locals, request }) => {
   await assertWithinRateLimit(locals.app.db, CONSUMER_VERIFY_PER_IP, locals.ip);
-  const { userid, serverid } = await readJson(request, MlbbVerifyInput);
+  const account = await readJson(request, MlbbVerifyInput);
   return Response.json(
-    await verifyMlbbForOrder(locals.app.db, locals.app.suppliers(), userid, serverid),
+    await verifyConsumerMlbbAccount(locals.app.db, locals.app.suppliers(), account),
   );
 };
