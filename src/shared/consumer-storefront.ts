@@ -2,6 +2,7 @@
 // checks (spec §5) and the result page's texts per status (spec §2). Pure: no I/O.
 
 import type { NamedLink } from "./game-types.ts";
+import { POLICY_PAGES } from "./store-policies.ts";
 
 /** One item a consumer can buy, priced on the server with the consumer markup and discount. */
 export interface ConsumerItemDto {
@@ -35,16 +36,26 @@ export const MLBB_SUPPLIER_NAME = "mlbb";
 const MLBB_PAGE_SLUG = "mobile-legends";
 
 /**
+ * The storefront's own pages under /consumers/: the order lookup and the policy pages. No game's
+ * page may take one of these addresses.
+ */
+export const RESERVED_CONSUMER_SLUGS: readonly string[] = [
+  "order",
+  ...POLICY_PAGES.map((p) => p.slug),
+];
+
+/**
  * The last part of a game's consumer page address, /consumers/{slug}: its name in lowercase
  * letters and digits joined by hyphens ("Honkai: Star Rail" → "honkai-star-rail"); a name with
- * no such letters uses the game's id. The admin's preview link and the server agree through this.
+ * no such letters uses the game's id, and a name that is one of the storefront's own pages gets
+ * "-top-up" ("Order" → "order-top-up"). The admin's preview link and the server agree through this.
  */
 export function consumerPageSlug(game: { id: string; name: string; supplierName: string }): string {
   if (game.supplierName === MLBB_SUPPLIER_NAME) return MLBB_PAGE_SLUG;
   const slug = game.name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
     .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-  // /consumers/order is the order lookup.
-  return slug === "order" ? "order-top-up" : slug || game.id.toLowerCase();
+  if (RESERVED_CONSUMER_SLUGS.includes(slug)) return `${slug}-top-up`;
+  return slug || game.id.toLowerCase();
 }
 
 /** What a game's order form asks for, in its supplier's order (User ID, Server, Character Name). */

@@ -17,6 +17,13 @@ Deno.test("consumer page slug: lowercase words joined by hyphens, Mobile Legends
   assert.equal(slug("Order"), "order-top-up", "/consumers/order is the order lookup");
 });
 
+Deno.test("no game's page takes a policy page's address", () => {
+  assert.equal(slug("Terms"), "terms-top-up");
+  assert.equal(slug("PRIVACY!"), "privacy-top-up");
+  assert.equal(slug("Refunds"), "refunds-top-up");
+  assert.equal(slug("Terms of Battle"), "terms-of-battle", "only the exact address is taken");
+});
+
 Deno.test("consumer page description: the admin's, else made of name and tagline, ≤ 160", () => {
   assert.equal(
     consumerPageDescription({ name: "Free Fire", tagline: "Diamonds fast", description: " " }),
@@ -36,7 +43,14 @@ Deno.test("consumer page description: the admin's, else made of name and tagline
 });
 
 Deno.test("the page cache answers /consumers and game pages, never the order lookup", () => {
-  for (const path of ["/consumers", "/consumers/mobile-legends", "/consumers/honkai-star-rail"]) {
+  for (
+    const path of [
+      "/consumers",
+      "/consumers/mobile-legends",
+      "/consumers/honkai-star-rail",
+      "/consumers/terms",
+    ]
+  ) {
     assert.ok(isConsumerStorefrontPath(path), path);
   }
   for (

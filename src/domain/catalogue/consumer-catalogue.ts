@@ -30,6 +30,7 @@ import { isGameRowPurchasable, MLBB_SUPPLIER_NAME } from "./games.ts";
 import { centsToDollars } from "../money.ts";
 import { escapeHtml } from "../../shared/html.ts";
 import { computeConsumerPrice, consumerMarkupFor, formatResellerItemName } from "./pricing.ts";
+import { storePoliciesVersion, storePolicyWritesHere } from "./store-policies.ts";
 
 /** The item as the consumer sees it: its consumer header and subheader, digits with the currency. */
 export function consumerItemName(item: GameItemDto, gameCurrency: string): string {
@@ -87,8 +88,8 @@ const slugOf = (game: GameRow) =>
   consumerPageSlug({ id: game.id, name: game.name, supplierName: game.supplier_name });
 
 /**
- * Whether a path is one of the storefront pages that are the same for every visitor: /consumers
- * and a game's page. Not /consumers/order, which reads its query string.
+ * Whether a path is one of the storefront pages that are the same for every visitor: /consumers,
+ * a game's page and a policy page. Not /consumers/order, which reads its query string.
  */
 export function isConsumerStorefrontPath(path: string): boolean {
   return path === "/consumers" ||
@@ -96,11 +97,13 @@ export function isConsumerStorefrontPath(path: string): boolean {
 }
 
 /**
- * What the consumer storefront's pages are made of: they read the games table alone, so this
- * changes exactly when one of them may (the page cache of cli/serve.ts renders again then).
+ * What the consumer storefront's pages are made of: the games table and, in every page's footer,
+ * the store policies; this changes exactly when one of them may (the page cache of cli/serve.ts
+ * renders again then).
  */
 export async function consumerCatalogueVersion(db: Db): Promise<string> {
-  return await gamesFingerprint(db);
+  const [games, policies] = await Promise.all([gamesFingerprint(db), storePoliciesVersion(db)]);
+  return `${games}/${policies}`;
 }
 
 /**
@@ -108,7 +111,7 @@ export async function consumerCatalogueVersion(db: Db): Promise<string> {
  * reads `consumerCatalogueVersion` again at once when this moves.
  */
 export function consumerCatalogueWritesHere(): number {
-  return gameWritesInThisProcess();
+  return gameWritesInThisProcess() + storePolicyWritesHere();
 }
 
 /** GET /consumers: the games a consumer can buy, in the catalogue's priority order. */
