@@ -58,6 +58,58 @@ export function consumerPageSlug(game: { id: string; name: string; supplierName:
   return slug || game.id.toLowerCase();
 }
 
+/** What the order form says about where to find the account's details (spec §3 Game). */
+export interface ConsumerAccountHelp {
+  /** Where the User ID (and server, character name) are found, for every game. */
+  text: string;
+  /** The game's supplier notes as the admin keeps them (Edit game › Settings); "" when none. */
+  note: string;
+  /** The game's instructional image (a picture of where the ID is shown); "" when none. */
+  image: string;
+}
+
+/** The help under the User ID field, made from what the game's form asks for. */
+export function accountHelpText(
+  form: Pick<ConsumerGameForm, "name" | "requiresServerID" | "servers" | "requiresCharacterName">,
+): string {
+  const typedServer = form.requiresServerID && form.servers.length === 0;
+  const parts = [
+    `Find your User ID${typedServer ? " and Server ID" : ""} on your profile in ${form.name}.`,
+  ];
+  if (form.requiresServerID && !typedServer) parts.push("Choose the server your account plays on.");
+  if (form.requiresCharacterName) {
+    parts.push("Type your character name exactly as the game shows it.");
+  }
+  return parts.join(" ");
+}
+
+/** A typed account field of the order form. */
+export type AccountField = "userid" | "serverid" | "characterName";
+
+/**
+ * Spec §5: Verify does nothing while User ID (or a required Server ID or Character Name) is
+ * empty. What it says instead, per empty field, so the buyer sees why nothing happened.
+ */
+export function missingAccountFields(
+  form: Pick<ConsumerGameForm, "requiresServerID" | "servers" | "requiresCharacterName">,
+  account: { userid: string; serverid: string; characterName: string },
+): { field: AccountField; message: string }[] {
+  const missing: { field: AccountField; message: string }[] = [];
+  if (!account.userid.trim()) {
+    missing.push({ field: "userid", message: "Please enter your User ID" });
+  }
+  if (form.requiresServerID && !account.serverid.trim()) {
+    missing.push({
+      field: "serverid",
+      message: form.servers.length ? "Please select your server" : "Please enter your Server ID",
+    });
+  }
+  if (form.requiresCharacterName && !account.characterName.trim()) {
+    missing.push({ field: "characterName", message: "Please enter your Character Name" });
+  }
+  return missing;
+}
+
 /** What a game's order form asks for, in its supplier's order (User ID, Server, Character Name). */
 export interface ConsumerGameForm {
   /** The key of the game's verify and payment calls: "mlbb" for Mobile Legends, else its slug. */
@@ -67,6 +119,8 @@ export interface ConsumerGameForm {
   /** Named servers as [label, value], sorted by label; empty: the Server ID is typed. */
   servers: [string, string][];
   requiresCharacterName: boolean;
+  /** Where to find the account's details: help text, the supplier's note, the image. */
+  help: ConsumerAccountHelp;
 }
 
 /** A card of the /consumers grid. */
@@ -98,7 +152,6 @@ export interface ConsumerGamePage {
   aboutThisGame: string;
   faq: { question: string; answer: string }[];
   platforms: string[];
-  instructionalImage: string;
   /** The official website, Fandom and Reddit, then the admin's five lists: those filled in. */
   linkLists: ConsumerLinkList[];
   form: ConsumerGameForm;

@@ -1,7 +1,12 @@
-// Issue 22: a game's consumer page address and meta description, and which paths the page cache
-// may answer for every visitor alike.
+// Issue 22: a game's consumer page address and meta description, the help and messages of its
+// order form, and which paths the page cache may answer for every visitor alike.
 import assert from "node:assert/strict";
-import { consumerPageDescription, consumerPageSlug } from "../../src/shared/consumer-storefront.ts";
+import {
+  accountHelpText,
+  consumerPageDescription,
+  consumerPageSlug,
+  missingAccountFields,
+} from "../../src/shared/consumer-storefront.ts";
 import { isConsumerStorefrontPath } from "../../src/domain/catalogue/consumer-catalogue.ts";
 
 const slug = (name: string, supplierName = "x", id = "1F3A") =>
@@ -40,6 +45,53 @@ Deno.test("consumer page description: the admin's, else made of name and tagline
   });
   assert.ok(long.length <= 160, `${long.length}`);
   assert.ok(long.endsWith("word…"), long);
+});
+
+Deno.test("the User ID help names what the game's form asks for", () => {
+  const form = {
+    name: "Genshin Impact",
+    requiresServerID: false,
+    servers: [],
+    requiresCharacterName: false,
+  };
+  assert.equal(accountHelpText(form), "Find your User ID on your profile in Genshin Impact.");
+  assert.equal(
+    accountHelpText({ ...form, requiresServerID: true }),
+    "Find your User ID and Server ID on your profile in Genshin Impact.",
+  );
+  assert.equal(
+    accountHelpText({
+      ...form,
+      requiresServerID: true,
+      servers: [["Asia", "os_asia"]],
+      requiresCharacterName: true,
+    }),
+    "Find your User ID on your profile in Genshin Impact. Choose the server your account plays " +
+      "on. Type your character name exactly as the game shows it.",
+  );
+});
+
+Deno.test("Verify with an empty required field says which field and why, in the form's order", () => {
+  const typed = { requiresServerID: true, servers: [], requiresCharacterName: true };
+  const empty = { userid: " ", serverid: "", characterName: "" };
+  assert.deepEqual(missingAccountFields(typed, empty), [
+    { field: "userid", message: "Please enter your User ID" },
+    { field: "serverid", message: "Please enter your Server ID" },
+    { field: "characterName", message: "Please enter your Character Name" },
+  ]);
+  assert.deepEqual(
+    missingAccountFields({ ...typed, servers: [["Asia", "os_asia"]] }, empty)[1],
+    { field: "serverid", message: "Please select your server" },
+  );
+  const plain = { requiresServerID: false, servers: [], requiresCharacterName: false };
+  assert.deepEqual(missingAccountFields(plain, empty), [
+    { field: "userid", message: "Please enter your User ID" },
+  ]);
+  assert.deepEqual(
+    missingAccountFields(plain, { userid: "123", serverid: "", characterName: "" }),
+    [],
+    "a game that asks for no server: the User ID is enough",
+  );
 });
 
 Deno.test("the page cache answers /consumers and game pages, never the order lookup", () => {

@@ -18,6 +18,7 @@ import type {
   NamedLink,
 } from "../../shared/game-types.ts";
 import {
+  accountHelpText,
   type ConsumerGameCard,
   type ConsumerGameForm,
   type ConsumerGamePage,
@@ -175,13 +176,23 @@ const LINK_LIST_TITLES: [keyof GameLinksDto, string][] = [
 const filled = (links: NamedLink[]) => links.filter((l) => l.name.trim() && l.link.trim());
 
 function consumerForm(game: GameRow): ConsumerGameForm {
-  return {
-    apiKey: isMobileLegends(game) ? MLBB_SUPPLIER_NAME : slugOf(game),
+  const fields = {
     name: game.name,
     requiresServerID: game.requires_server_id,
     // The servers map is stored as JSONB, which keeps no key order: list them by name.
     servers: Object.entries(game.servers ?? {}).sort(([a], [b]) => a.localeCompare(b)),
     requiresCharacterName: game.requires_character_name,
+  };
+  return {
+    apiKey: isMobileLegends(game) ? MLBB_SUPPLIER_NAME : slugOf(game),
+    ...fields,
+    help: {
+      text: accountHelpText(fields),
+      // The supplier's notes say where its ID is and which accounts it serves (EliteDias's game
+      // fields notes); the admin keeps them in Edit game › Settings, so they are the shop's words.
+      note: game.supplier_notes.trim(),
+      image: game.instructional_image,
+    },
   };
 }
 
@@ -230,7 +241,6 @@ export async function consumerGamePage(
     aboutThisGame: game.about_this_game,
     faq: game.faq.filter((f) => f.question.trim() && f.answer.trim()),
     platforms: game.platforms.filter((p) => p.trim()),
-    instructionalImage: game.instructional_image,
     linkLists: [
       siteLinks,
       ...LINK_LIST_TITLES.map(([key, title]) => ({ title, links: links[key] ?? [] })),
