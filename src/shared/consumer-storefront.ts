@@ -145,6 +145,8 @@ export interface ConsumerGamePage {
   name: string;
   tagline: string;
   description: string;
+  /** What the game's items are counted in ("Diamonds", "UC"); "" when the item names say it. */
+  currency: string;
   image: string;
   isOutOfStock: boolean;
   /** Only an admin's preview shows a game consumers cannot see; the page says so. */
@@ -165,20 +167,41 @@ export interface ConsumerGamePage {
 }
 
 /**
- * A game page's meta description: the admin's description, else one made of the name and the
- * tagline, cut to the length search engines show (about 160 characters).
+ * A game page's meta description: the admin's description, else one made of what the page sells
+ * (the game, its currency and the lowest price shown before Verify) and how buying works. Not the
+ * tagline: the page and the /consumers tile already show it, and search results would repeat it.
+ * Cut to the length search engines show (about 160 characters).
  */
 export function consumerPageDescription(
-  page: { name: string; tagline: string; description: string },
+  page: Pick<ConsumerGamePage, "name" | "description" | "currency" | "packages" | "previewPackage">,
 ): string {
-  const sentence = (text: string) => /[.!?…]$/.test(text) ? text : `${text}.`;
-  const text = page.description.trim() || [
-    `Top up ${page.name} in seconds.`,
-    page.tagline.trim() && sentence(page.tagline.trim()),
-    "Verify your account, pick an item and pay securely.",
-  ].filter(Boolean).join(" ");
+  const prices = (page.packages.find((p) => p.name === page.previewPackage)?.items ?? [])
+    .map((item) => item.price);
+  const from = prices.length ? ` from $${Math.min(...prices).toFixed(2)}` : "";
+  const what = [page.name, page.currency.trim()].filter(Boolean).join(" ");
+  const text = page.description.trim() ||
+    `Top up ${what}${from}. Enter your User ID, check the account name with Verify and pay ` +
+      "securely; most orders arrive in minutes.";
   const flat = text.replace(/\s+/g, " ");
   return flat.length <= 160 ? flat : `${flat.slice(0, 157).replace(/\s+\S*$/, "")}…`;
+}
+
+/**
+ * The FAQ as schema.org FAQPage structured data, for a `<script type="application/ld+json">`
+ * (a data block: it never runs, so the CSP's script rules do not apply). `<`, `>` and `&` are
+ * escaped so no answer can close the script element. Null when there is no FAQ.
+ */
+export function faqStructuredData(faq: { question: string; answer: string }[]): string | null {
+  if (faq.length === 0) return null;
+  return JSON.stringify({
+    "@context": "https://schema.org",
+    "@type": "FAQPage",
+    mainEntity: faq.map((entry) => ({
+      "@type": "Question",
+      name: entry.question,
+      acceptedAnswer: { "@type": "Answer", text: entry.answer },
+    })),
+  }).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** POST /api/consumers/verify_id/{game}: the server's decision and the account's name. */

@@ -235,6 +235,7 @@ export async function consumerGamePage(
     name: game.name,
     tagline: game.tagline,
     description: game.description,
+    currency: game.game_currency,
     image: game.game_image,
     isOutOfStock: game.is_out_of_stock,
     isHiddenFromConsumers: game.is_hidden || game.is_hidden_consumer,
