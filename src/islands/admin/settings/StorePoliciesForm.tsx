@@ -52,13 +52,17 @@ export function StorePoliciesForm() {
       <h3 id="ap-policies-title">Store Policies</h3>
       <p class="muted" id="ap-policies-hint">
         Plain text: leave a blank line between paragraphs, and start a line with ## for a heading.
-        The shop's footer links each page once it has text; an empty page is not shown.
+        The shop's footer links each page once it has text; an empty page is not shown (the demo
+        shows a placeholder instead).
       </p>
       {POLICY_PAGES.map(({ key, slug, title }) => (
         <div key={key} class="ap-policy">
-          <label for={`ap-policy-${key}`}>
-            {title} <a href={`/consumers/${slug}`} target="_blank" rel="noopener">View page</a>
-          </label>
+          <div class="ap-policy-head">
+            <label for={`ap-policy-${key}`}>{title}</label>
+            <a href={`/consumers/${slug}`} target="_blank" rel="noopener">
+              View {title}
+            </a>
+          </div>
           <textarea
             id={`ap-policy-${key}`}
             rows={6}
