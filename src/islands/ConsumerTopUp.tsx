@@ -5,12 +5,14 @@
 import { useSignal } from "@preact/signals";
 import { useRef } from "react";
 import {
+  type AccountField as AccountFieldName,
   type BillingDetails,
   type ConsumerGameForm,
   type ConsumerItemDto,
   type ConsumerOrderDraft,
   type ConsumerPackageDto,
   type ConsumerVerifyAnswer,
+  missingAccountFields,
   ORDER_DRAFT_KEY,
 } from "../shared/consumer-storefront.ts";
 import { callApi } from "./lib/api.ts";
@@ -20,6 +22,7 @@ import { ReviewOrder } from "./consumer/ReviewOrder.tsx";
 import { ServerSelect } from "./lib/ServerSelect.tsx";
 import { paymentRefusalReason } from "./consumer/PaymentError.tsx";
 import { useHydrated, useTypedBeforeHydration } from "./lib/hydrated.ts";
+import { ACCOUNT_HELP_ID, AccountHelp } from "./consumer/AccountHelp.tsx";
 
 export interface ConsumerTopUpProps {
   /** The game's fields and the key of its calls; its name is sent as `game` and saved as gameName. */
@@ -43,16 +46,20 @@ type Outcome =
   | { kind: "invalid" }
   | { kind: "out_of_stock"; name: string };
 
-/** One typed account field of the form. */
+/** One typed account field of the form, with why Verify did nothing when it was left empty. */
 function AccountField(
-  { label, name, numeric, value, onInput }: {
+  { label, name, numeric, value, onInput, problem, help }: {
     label: string;
     name: string;
     numeric: boolean;
     value: string;
     onInput: (value: string) => void;
+    problem?: string;
+    /** The id of the text that says where to find this field's value. */
+    help?: string;
   },
 ) {
+  const problemId = `${name}-problem`;
   return (
     <label>
       {label}
@@ -62,8 +69,11 @@ function AccountField(
         autoComplete="off"
         required
         value={value}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={[problem && problemId, help].filter(Boolean).join(" ") || undefined}
         onInput={(e) => onInput(e.currentTarget.value)}
       />
+      {problem && <span id={problemId} class="error ct-field-error" role="alert">{problem}</span>}
     </label>
   );
 }
@@ -91,6 +101,9 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
   const hydrated = useHydrated();
   const verifyForm = useRef<HTMLFormElement>(null);
   useTypedBeforeHydration(verifyForm, { userid, serverid, characterName });
+  const missing = useSignal<{ field: AccountFieldName; message: string }[]>([]);
+  const problemOf = (field: AccountFieldName) =>
+    missing.value.find((m) => m.field === field)?.message;
 
   const current = outcome.value;
   const shownPackage = current.kind === "verified" ? current.pkg : previewPackage;
@@ -99,21 +112,33 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
   // An edited ID is another account: its items and price must be verified again.
   const edit = (field: typeof userid, value: string) => {
     field.value = value;
+    // A message stays only on a field that is still empty.
+    if (missing.value.length) {
+      missing.value = missingAccountFields(form, typedAccount())
+        .filter((m) => problemOf(m.field));
+    }
     if (outcome.value.kind !== "unverified") outcome.value = { kind: "unverified" };
     selected.value = null;
     reviewOpen.value = false;
   };
 
+  const typedAccount = (): Account => ({
+    userid: userid.value.trim(),
+    serverid: form.requiresServerID ? serverid.value.trim() : "",
+    characterName: form.requiresCharacterName ? characterName.value.trim() : "",
+  });
+
   const verify = async (e: Event) => {
     e.preventDefault();
-    const account: Account = {
-      userid: userid.value.trim(),
-      serverid: form.requiresServerID ? serverid.value.trim() : "",
-      characterName: form.requiresCharacterName ? characterName.value.trim() : "",
-    };
-    if (!account.userid || verifying.value) return;
-    if (form.requiresServerID && !account.serverid) return;
-    if (form.requiresCharacterName && !account.characterName) return;
+    const account = typedAccount();
+    if (verifying.value) return;
+    // Spec §5: nothing is sent while a required field is empty; the field says why.
+    missing.value = missingAccountFields(form, account);
+    if (missing.value.length) {
+      (e.currentTarget as HTMLFormElement)
+        .querySelector<HTMLElement>(`[name="${missing.value[0].field}"]`)?.focus();
+      return;
+    }
     verifying.value = true;
     outcome.value = { kind: "unverified" };
     selected.value = null;
@@ -205,6 +230,8 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
             numeric
             value={userid.value}
             onInput={(value) => edit(userid, value)}
+            problem={problemOf("userid")}
+            help={ACCOUNT_HELP_ID}
           />
           {form.requiresServerID && (form.servers.length > 0
             ? (
@@ -212,6 +239,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
                 servers={form.servers}
                 value={serverid.value}
                 onChange={(value) => edit(serverid, value)}
+                problem={problemOf("serverid")}
               />
             )
             : (
@@ -221,6 +249,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
                 numeric
                 value={serverid.value}
                 onInput={(value) => edit(serverid, value)}
+                problem={problemOf("serverid")}
               />
             ))}
           {form.requiresCharacterName && (
@@ -230,6 +259,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
               numeric={false}
               value={characterName.value}
               onInput={(value) => edit(characterName, value)}
+              problem={problemOf("characterName")}
             />
           )}
           <button
@@ -241,6 +271,7 @@ export default function ConsumerTopUp({ form, packages, previewPackage }: Consum
             {(!hydrated || verifying.value) && <span class="ct-spinner" aria-hidden="true" />}Verify
           </button>
         </div>
+        <AccountHelp help={form.help} gameName={gameName} />
         {current.kind === "verified" && (
           <p class="ct-verified">
             <span>{current.userName}</span> <CheckIcon label="Verified" />

@@ -2,6 +2,7 @@
 // checks (spec §5) and the result page's texts per status (spec §2). Pure: no I/O.
 
 import type { NamedLink } from "./game-types.ts";
+import { POLICY_PAGES } from "./store-policies.ts";
 
 /** One item a consumer can buy, priced on the server with the consumer markup and discount. */
 export interface ConsumerItemDto {
@@ -35,16 +36,78 @@ export const MLBB_SUPPLIER_NAME = "mlbb";
 const MLBB_PAGE_SLUG = "mobile-legends";
 
 /**
+ * The storefront's own pages under /consumers/: the order lookup and the policy pages. No game's
+ * page may take one of these addresses.
+ */
+export const RESERVED_CONSUMER_SLUGS: readonly string[] = [
+  "order",
+  ...POLICY_PAGES.map((p) => p.slug),
+];
+
+/**
  * The last part of a game's consumer page address, /consumers/{slug}: its name in lowercase
  * letters and digits joined by hyphens ("Honkai: Star Rail" → "honkai-star-rail"); a name with
- * no such letters uses the game's id. The admin's preview link and the server agree through this.
+ * no such letters uses the game's id, and a name that is one of the storefront's own pages gets
+ * "-top-up" ("Order" → "order-top-up"). The admin's preview link and the server agree through this.
  */
 export function consumerPageSlug(game: { id: string; name: string; supplierName: string }): string {
   if (game.supplierName === MLBB_SUPPLIER_NAME) return MLBB_PAGE_SLUG;
   const slug = game.name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
     .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-  // /consumers/order is the order lookup.
-  return slug === "order" ? "order-top-up" : slug || game.id.toLowerCase();
+  if (RESERVED_CONSUMER_SLUGS.includes(slug)) return `${slug}-top-up`;
+  return slug || game.id.toLowerCase();
+}
+
+/** What the order form says about where to find the account's details (spec §3 Game). */
+export interface ConsumerAccountHelp {
+  /** Where the User ID (and server, character name) are found, for every game. */
+  text: string;
+  /** The game's supplier notes as the admin keeps them (Edit game › Settings); "" when none. */
+  note: string;
+  /** The game's instructional image (a picture of where the ID is shown); "" when none. */
+  image: string;
+}
+
+/** The help under the User ID field, made from what the game's form asks for. */
+export function accountHelpText(
+  form: Pick<ConsumerGameForm, "name" | "requiresServerID" | "servers" | "requiresCharacterName">,
+): string {
+  const typedServer = form.requiresServerID && form.servers.length === 0;
+  const parts = [
+    `Find your User ID${typedServer ? " and Server ID" : ""} on your profile in ${form.name}.`,
+  ];
+  if (form.requiresServerID && !typedServer) parts.push("Choose the server your account plays on.");
+  if (form.requiresCharacterName) {
+    parts.push("Type your character name exactly as the game shows it.");
+  }
+  return parts.join(" ");
+}
+
+/** A typed account field of the order form. */
+export type AccountField = "userid" | "serverid" | "characterName";
+
+/**
+ * Spec §5: Verify does nothing while User ID (or a required Server ID or Character Name) is
+ * empty. What it says instead, per empty field, so the buyer sees why nothing happened.
+ */
+export function missingAccountFields(
+  form: Pick<ConsumerGameForm, "requiresServerID" | "servers" | "requiresCharacterName">,
+  account: { userid: string; serverid: string; characterName: string },
+): { field: AccountField; message: string }[] {
+  const missing: { field: AccountField; message: string }[] = [];
+  if (!account.userid.trim()) {
+    missing.push({ field: "userid", message: "Please enter your User ID" });
+  }
+  if (form.requiresServerID && !account.serverid.trim()) {
+    missing.push({
+      field: "serverid",
+      message: form.servers.length ? "Please select your server" : "Please enter your Server ID",
+    });
+  }
+  if (form.requiresCharacterName && !account.characterName.trim()) {
+    missing.push({ field: "characterName", message: "Please enter your Character Name" });
+  }
+  return missing;
 }
 
 /** What a game's order form asks for, in its supplier's order (User ID, Server, Character Name). */
@@ -56,6 +119,8 @@ export interface ConsumerGameForm {
   /** Named servers as [label, value], sorted by label; empty: the Server ID is typed. */
   servers: [string, string][];
   requiresCharacterName: boolean;
+  /** Where to find the account's details: help text, the supplier's note, the image. */
+  help: ConsumerAccountHelp;
 }
 
 /** A card of the /consumers grid. */
@@ -80,6 +145,8 @@ export interface ConsumerGamePage {
   name: string;
   tagline: string;
   description: string;
+  /** What the game's items are counted in ("Diamonds", "UC"); "" when the item names say it. */
+  currency: string;
   image: string;
   isOutOfStock: boolean;
   /** Only an admin's preview shows a game consumers cannot see; the page says so. */
@@ -87,7 +154,6 @@ export interface ConsumerGamePage {
   aboutThisGame: string;
   faq: { question: string; answer: string }[];
   platforms: string[];
-  instructionalImage: string;
   /** The official website, Fandom and Reddit, then the admin's five lists: those filled in. */
   linkLists: ConsumerLinkList[];
   form: ConsumerGameForm;
@@ -101,20 +167,41 @@ export interface ConsumerGamePage {
 }
 
 /**
- * A game page's meta description: the admin's description, else one made of the name and the
- * tagline, cut to the length search engines show (about 160 characters).
+ * A game page's meta description: the admin's description, else one made of what the page sells
+ * (the game, its currency and the lowest price shown before Verify) and how buying works. Not the
+ * tagline: the page and the /consumers tile already show it, and search results would repeat it.
+ * Cut to the length search engines show (about 160 characters).
  */
 export function consumerPageDescription(
-  page: { name: string; tagline: string; description: string },
+  page: Pick<ConsumerGamePage, "name" | "description" | "currency" | "packages" | "previewPackage">,
 ): string {
-  const sentence = (text: string) => /[.!?…]$/.test(text) ? text : `${text}.`;
-  const text = page.description.trim() || [
-    `Top up ${page.name} in seconds.`,
-    page.tagline.trim() && sentence(page.tagline.trim()),
-    "Verify your account, pick an item and pay securely.",
-  ].filter(Boolean).join(" ");
+  const prices = (page.packages.find((p) => p.name === page.previewPackage)?.items ?? [])
+    .map((item) => item.price);
+  const from = prices.length ? ` from $${Math.min(...prices).toFixed(2)}` : "";
+  const what = [page.name, page.currency.trim()].filter(Boolean).join(" ");
+  const text = page.description.trim() ||
+    `Top up ${what}${from}. Enter your User ID, check the account name with Verify and pay ` +
+      "securely; most orders arrive in minutes.";
   const flat = text.replace(/\s+/g, " ");
   return flat.length <= 160 ? flat : `${flat.slice(0, 157).replace(/\s+\S*$/, "")}…`;
+}
+
+/**
+ * The FAQ as schema.org FAQPage structured data, for a `<script type="application/ld+json">`
+ * (a data block: it never runs, so the CSP's script rules do not apply). `<`, `>` and `&` are
+ * escaped so no answer can close the script element. Null when there is no FAQ.
+ */
+export function faqStructuredData(faq: { question: string; answer: string }[]): string | null {
+  if (faq.length === 0) return null;
+  return JSON.stringify({
+    "@context": "https://schema.org",
+    "@type": "FAQPage",
+    mainEntity: faq.map((entry) => ({
+      "@type": "Question",
+      name: entry.question,
+      acceptedAnswer: { "@type": "Answer", text: entry.answer },
+    })),
+  }).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** POST /api/consumers/verify_id/{game}: the server's decision and the account's name. */

@@ -221,10 +221,14 @@ Deno.test({
         const [screen, path] of [
           ["consumer games", "/consumers"],
           ["consumer top-up", "/consumers/mobile-legends"],
+          ["consumer top-up with a server list", "/consumers/genshin-impact"],
           ["consumer order lookup", "/consumers/order"],
           ["consumer result", "/payment/success"],
           ["consumer unknown game", "/consumers/no-such-game"],
           ["unknown page", "/no-such-page"],
+          ["consumer terms", "/consumers/terms"],
+          ["consumer privacy", "/consumers/privacy"],
+          ["consumer refunds", "/consumers/refunds"],
           ["reseller sign-in", "/resellers"],
           ["admin sign-in", "/admin"],
         ]
@@ -232,6 +236,12 @@ Deno.test({
         await gotoHydrated(page, `${server.url}${path}`);
         await check(screen);
       }
+      // Verify with the fields empty: each says what it needs.
+      await gotoHydrated(page, `${server.url}/consumers/genshin-impact`);
+      await page.getByRole("button", { name: "Verify" }).click();
+      await page.getByText("Please enter your User ID").waitFor();
+      await check("consumer top-up, Verify with empty fields");
+      await gotoHydrated(page, `${server.url}/admin`);
 
       // Sign-in with two-factor enrolment: the QR step and the code step are screens too.
       await page.getByLabel("Email").fill(DEMO_ADMIN.email);

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../client.ts";
 
 export async function getSetting<T>(
@@ -43,4 +44,14 @@ export async function putSetting(
       })
     )
     .execute();
+}
+
+/**
+ * A digest of the setting's value ("" when it was never saved): it changes exactly when the value
+ * does, which is what a cache of pages made from it compares.
+ */
+export async function settingVersion(db: Db, key: string): Promise<string> {
+  const row = await db.selectFrom("settings").select(sql<string>`md5(value::text)`.as("digest"))
+    .where("key", "=", key).executeTakeFirst();
+  return row?.digest ?? "";
 }

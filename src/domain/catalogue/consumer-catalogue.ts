@@ -18,6 +18,7 @@ import type {
   NamedLink,
 } from "../../shared/game-types.ts";
 import {
+  accountHelpText,
   type ConsumerGameCard,
   type ConsumerGameForm,
   type ConsumerGamePage,
@@ -30,6 +31,7 @@ import { isGameRowPurchasable, MLBB_SUPPLIER_NAME } from "./games.ts";
 import { centsToDollars } from "../money.ts";
 import { escapeHtml } from "../../shared/html.ts";
 import { computeConsumerPrice, consumerMarkupFor, formatResellerItemName } from "./pricing.ts";
+import { storePoliciesVersion, storePolicyWritesHere } from "./store-policies.ts";
 
 /** The item as the consumer sees it: its consumer header and subheader, digits with the currency. */
 export function consumerItemName(item: GameItemDto, gameCurrency: string): string {
@@ -87,8 +89,8 @@ const slugOf = (game: GameRow) =>
   consumerPageSlug({ id: game.id, name: game.name, supplierName: game.supplier_name });
 
 /**
- * Whether a path is one of the storefront pages that are the same for every visitor: /consumers
- * and a game's page. Not /consumers/order, which reads its query string.
+ * Whether a path is one of the storefront pages that are the same for every visitor: /consumers,
+ * a game's page and a policy page. Not /consumers/order, which reads its query string.
  */
 export function isConsumerStorefrontPath(path: string): boolean {
   return path === "/consumers" ||
@@ -96,11 +98,13 @@ export function isConsumerStorefrontPath(path: string): boolean {
 }
 
 /**
- * What the consumer storefront's pages are made of: they read the games table alone, so this
- * changes exactly when one of them may (the page cache of cli/serve.ts renders again then).
+ * What the consumer storefront's pages are made of: the games table and, in every page's footer,
+ * the store policies; this changes exactly when one of them may (the page cache of cli/serve.ts
+ * renders again then).
  */
 export async function consumerCatalogueVersion(db: Db): Promise<string> {
-  return await gamesFingerprint(db);
+  const [games, policies] = await Promise.all([gamesFingerprint(db), storePoliciesVersion(db)]);
+  return `${games}/${policies}`;
 }
 
 /**
@@ -108,7 +112,7 @@ export async function consumerCatalogueVersion(db: Db): Promise<string> {
  * reads `consumerCatalogueVersion` again at once when this moves.
  */
 export function consumerCatalogueWritesHere(): number {
-  return gameWritesInThisProcess();
+  return gameWritesInThisProcess() + storePolicyWritesHere();
 }
 
 /** GET /consumers: the games a consumer can buy, in the catalogue's priority order. */
@@ -172,13 +176,23 @@ const LINK_LIST_TITLES: [keyof GameLinksDto, string][] = [
 const filled = (links: NamedLink[]) => links.filter((l) => l.name.trim() && l.link.trim());
 
 function consumerForm(game: GameRow): ConsumerGameForm {
-  return {
-    apiKey: isMobileLegends(game) ? MLBB_SUPPLIER_NAME : slugOf(game),
+  const fields = {
     name: game.name,
     requiresServerID: game.requires_server_id,
     // The servers map is stored as JSONB, which keeps no key order: list them by name.
     servers: Object.entries(game.servers ?? {}).sort(([a], [b]) => a.localeCompare(b)),
     requiresCharacterName: game.requires_character_name,
+  };
+  return {
+    apiKey: isMobileLegends(game) ? MLBB_SUPPLIER_NAME : slugOf(game),
+    ...fields,
+    help: {
+      text: accountHelpText(fields),
+      // The supplier's notes say where its ID is and which accounts it serves (EliteDias's game
+      // fields notes); the admin keeps them in Edit game › Settings, so they are the shop's words.
+      note: game.supplier_notes.trim(),
+      image: game.instructional_image,
+    },
   };
 }
 
@@ -221,13 +235,13 @@ export async function consumerGamePage(
     name: game.name,
     tagline: game.tagline,
     description: game.description,
+    currency: game.game_currency,
     image: game.game_image,
     isOutOfStock: game.is_out_of_stock,
     isHiddenFromConsumers: game.is_hidden || game.is_hidden_consumer,
     aboutThisGame: game.about_this_game,
     faq: game.faq.filter((f) => f.question.trim() && f.answer.trim()),
     platforms: game.platforms.filter((p) => p.trim()),
-    instructionalImage: game.instructional_image,
     linkLists: [
       siteLinks,
       ...LINK_LIST_TITLES.map(([key, title]) => ({ title, links: links[key] ?? [] })),

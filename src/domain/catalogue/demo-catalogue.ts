@@ -1,11 +1,16 @@
 import type { Db } from "../../db/client.ts";
-import { insertGameRow, listGameRows } from "../../db/repositories/games.ts";
+import {
+  insertGameRow,
+  listGameRows,
+  updateGameRowAtVersion,
+} from "../../db/repositories/games.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GamePackageDto } from "../../shared/game-types.ts";
 import { launchGame, LaunchGameSchema, newGameItem, readSupplierOffer } from "./launch.ts";
 import { MLBB_SUPPLIER_NAME, MOBILE_LEGENDS } from "./games.ts";
 import { UpstreamError } from "../errors.ts";
 import { parseDecimal } from "../money.ts";
+import { DEMO_GAME_STORIES } from "./demo-game-stories.ts";
 
 /**
  * Where the demo's game tiles are served: original SVG artwork (no vendor images) shipped in
@@ -132,6 +137,25 @@ const DEMO_LAUNCHES = [
   },
 ];
 
+/**
+ * Gives each demo game its About text and FAQ, and EliteDias's notes on where its ID is (what the
+ * launch form keeps as the game's supplier notes), so the demo's pages read as a shop's would.
+ */
+async function tellDemoStories(db: Db, suppliers: Suppliers): Promise<void> {
+  for (const game of await listGameRows(db)) {
+    const story = DEMO_GAME_STORIES[game.supplier_name];
+    if (!story) continue;
+    const fields = game.supplier === "elephant"
+      ? await suppliers.elitedias.gameFields(game.supplier_name)
+      : null;
+    await updateGameRowAtVersion(db, game.id, game.version, {
+      about_this_game: story.about,
+      faq: JSON.stringify(story.faq),
+      ...(fields?.ok ? { supplier_notes: fields.value.notes } : {}),
+    });
+  }
+}
+
 /** Fills an empty catalogue with Mobile Legends and a few launched games from both simulators. */
 export async function seedDemoCatalogue(
   db: Db,
@@ -148,5 +172,6 @@ export async function seedDemoCatalogue(
     });
     await launchGame(db, suppliers, input, { _id: null, name: "demo" });
   }
+  await tellDemoStories(db, suppliers);
   return 1 + DEMO_LAUNCHES.length;
 }

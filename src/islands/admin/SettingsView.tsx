@@ -8,6 +8,7 @@ import { BankTransferForm } from "./settings/BankTransferForm.tsx";
 import { useSettingsSave } from "./settings/use-settings-save.tsx";
 import { RestrictedUsers } from "./settings/RestrictedUsers.tsx";
 import { AlertThresholds } from "./settings/AlertThresholds.tsx";
+import { StorePoliciesForm } from "./settings/StorePoliciesForm.tsx";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
 import "../../styles/admin-people.css";
@@ -110,6 +111,7 @@ export default function SettingsView(_props: SettingsViewProps) {
       <BankTransferForm />
       <RestrictedUsers />
       <AlertThresholds />
+      <StorePoliciesForm />
     </section>
   );
 }

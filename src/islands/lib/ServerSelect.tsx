@@ -8,9 +8,11 @@ export interface ServerSelectProps {
   value: string;
   /** Called with the chosen server's value. */
   onChange: (value: string) => void;
+  /** Why the form was not sent (no server chosen), shown under the dropdown; none by default. */
+  problem?: string;
 }
 
-export function ServerSelect({ servers, value, onChange }: ServerSelectProps) {
+export function ServerSelect({ servers, value, onChange, problem }: ServerSelectProps) {
   return (
     <label>
       Server
@@ -18,11 +20,16 @@ export function ServerSelect({ servers, value, onChange }: ServerSelectProps) {
         name="serverid"
         required
         value={value}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? "serverid-problem" : undefined}
         onChange={(e) => onChange(e.currentTarget.value)}
       >
         <option value="" disabled>Select server</option>
         {servers.map(([label, server]) => <option key={label} value={server}>{label}</option>)}
       </select>
+      {problem && (
+        <span id="serverid-problem" class="error ct-field-error" role="alert">{problem}</span>
+      )}
     </label>
   );
 }
