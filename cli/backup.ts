@@ -1,12 +1,13 @@
 import type { Command } from "commander";
-import { dbOptionsOf, getConfig } from "../src/config.ts";
 import { backupDatabase, type Progress, restoreDatabase } from "../src/db/backup.ts";
+import { cliDatabase, isQuiet } from "./io.ts";
 
 /**
  * Progress for a terminal: a step's passing lines overwrite each other on one line; elsewhere
- * (a log, a cron mail) only the lines that end a step are printed.
+ * (a log, a cron mail) only the lines that end a step are printed; with --quiet, none.
  */
 function progressPrinter(): Progress {
+  if (isQuiet()) return () => {};
   const terminal = Deno.stderr.isTerminal();
   const encoder = new TextEncoder();
   return (line, final) => {
@@ -25,7 +26,7 @@ export function registerBackupCommands(program: Command): void {
     )
     .argument("<file>", "the backup file to write")
     .action(async (file: string) => {
-      await backupDatabase(dbOptionsOf(getConfig()), file, progressPrinter());
+      await backupDatabase(cliDatabase(), file, progressPrinter());
     });
 
   program
@@ -38,7 +39,7 @@ export function registerBackupCommands(program: Command): void {
     .option("--force", "replace everything in a database that is not empty")
     .action(async (file: string, opts: { force?: boolean }) => {
       await restoreDatabase(
-        dbOptionsOf(getConfig()),
+        cliDatabase({ mayCreate: true }),
         file,
         { force: opts.force ?? false },
         progressPrinter(),

@@ -1,23 +1,23 @@
 import type { Command } from "commander";
 import { migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { seedDemoUsers } from "../src/domain/auth/bootstrap.ts";
-import { withDb } from "./io.ts";
+import { report, withDb } from "./io.ts";
 import { checkInvariants } from "../src/domain/ledger/invariants.ts";
 import { fetchSupplierCounts } from "../src/integrations/simulator-counts.ts";
 import { purgeExpired, RETENTION } from "../src/domain/housekeeping.ts";
 
-/** `migrate` and `seed`. */
+/** `migrate`, `seed`, `ledger check`, `maintenance`. */
 export function registerDbCommands(program: Command): void {
   program
     .command("migrate")
-    .description("Apply pending database migrations")
+    .description(
+      "Apply pending database migrations (creating the embedded database when there is none)",
+    )
     .option("--json", "print the result as JSON")
     .action(async (opts: { json?: boolean }) => {
-      const applied = await withDb((db) => migrateToLatest(db));
+      const applied = await withDb((db) => migrateToLatest(db), { mayCreate: true });
       if (opts.json) console.log(JSON.stringify({ applied }));
-      else {console.log(
-          applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date",
-        );}
+      else report(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date");
     });
 
   program
@@ -31,8 +31,8 @@ export function registerDbCommands(program: Command): void {
       const lines = await withDb(async (db) => {
         await migrateToLatest(db);
         return await withBootstrapLock(db, (conn) => seedDemoUsers(conn));
-      });
-      for (const line of lines) console.log(line);
+      }, { mayCreate: true });
+      for (const line of lines) report(line);
     });
 
   program
@@ -59,7 +59,7 @@ export function registerDbCommands(program: Command): void {
       const violations = await withDb((db) => checkInvariants(db, { supplierCounts }));
       if (opts.json) console.log(JSON.stringify(violations, null, 2));
       else if (!violations.length) {
-        console.log(
+        report(
           supplierCounts
             ? "Invariants hold: ledger, orders, consumer payments and supplier sends"
             : "Invariants hold: ledger, orders and consumer payments",
@@ -79,13 +79,13 @@ export function registerDbCommands(program: Command): void {
     )
     .option("--json", "print the counts as JSON")
     .action(async (opts: { json?: boolean }) => {
-      const report = await withDb((db) => purgeExpired(db));
-      if (opts.json) console.log(JSON.stringify(report));
+      const deleted = await withDb((db) => purgeExpired(db));
+      if (opts.json) console.log(JSON.stringify(deleted));
       else {
-        console.log(
-          `Deleted ${report.sessions} session(s), ${report.loginAttempts} login counter(s), ` +
-            `${report.idempotencyKeys} idempotency key(s), ${report.jobs} finished job(s), ` +
-            `${report.webhookEvents} webhook event(s)`,
+        report(
+          `Deleted ${deleted.sessions} session(s), ${deleted.loginAttempts} login counter(s), ` +
+            `${deleted.idempotencyKeys} idempotency key(s), ${deleted.jobs} finished job(s), ` +
+            `${deleted.webhookEvents} webhook event(s)`,
         );
       }
     });

@@ -15,16 +15,19 @@ import { registerDoctorCommand } from "./doctor.ts";
 import { registerStatusCommand } from "./status.ts";
 import { registerBackupCommands } from "./backup.ts";
 import { sendLogsToStderr } from "../src/observability/log.ts";
+import { setQuiet } from "./io.ts";
 
 const program = new Command()
   .name("topup")
   .description(
     "Operator CLI for the top-up store: run `npm run cli -- <command> --help`",
   )
+  .option("-q, --quiet", "print only what needs a person: errors and warnings (cron)")
   .showHelpAfterError()
   // A command's stdout is its answer (--json, CSV) for scripts; its log lines go to stderr. The
   // server and the worker keep stdout, where a log collector reads them.
-  .hook("preAction", (_program, command) => {
+  .hook("preAction", (program, command) => {
+    setQuiet(program.opts().quiet ?? false);
     if (!["serve", "worker"].includes(command.name())) sendLogsToStderr();
   });
 

@@ -3,7 +3,7 @@ import {
   reconcileHitPayPayments,
   settleManualPayment,
 } from "../src/domain/payments/consumer-payments.ts";
-import { cliHitPay, cliSiteUrl, printData, withDb } from "./io.ts";
+import { cliHitPay, cliSiteUrl, printData, report, withDb } from "./io.ts";
 
 /** `payments reconcile`: asks HitPay about consumer orders still awaiting payment (cron-safe). */
 export function registerPaymentCommands(program: Command): void {
@@ -19,13 +19,11 @@ export function registerPaymentCommands(program: Command): void {
       const hitpay = cliHitPay();
       const siteUrl = cliSiteUrl();
       const result = await withDb((db) => reconcileHitPayPayments(db, hitpay, siteUrl));
+      const summary = `${result.checked} order(s) awaiting payment checked, ${result.paid} paid, ` +
+        `${result.failed} could not be checked`;
       if (opts.json) console.log(JSON.stringify(result));
-      else {
-        console.log(
-          `${result.checked} order(s) awaiting payment checked, ${result.paid} paid, ` +
-            `${result.failed} could not be checked`,
-        );
-      }
+      else if (result.failed) console.log(summary);
+      else report(summary);
       if (result.failed) Deno.exitCode = 1;
     });
 }

@@ -86,7 +86,7 @@ export function registerResellerCommands(program: Command): void {
           createdBy: actor.name,
           actor,
         });
-      });
+      }, { migrates: true });
       printData({
         id: created._id,
         name: created.name,
