@@ -160,6 +160,38 @@ export async function readPassword(label = "Password"): Promise<string> {
   return chars.join("");
 }
 
+/** Reads the line the operator types on the terminal (echoed), after `prompt` on stderr. */
+async function askLine(prompt: string): Promise<string> {
+  await Deno.stderr.write(new TextEncoder().encode(prompt));
+  const decoder = new TextDecoder();
+  const buf = new Uint8Array(256);
+  let line = "";
+  while (!line.includes("\n")) {
+    const n = await Deno.stdin.read(buf);
+    if (n === null) break;
+    line += decoder.decode(buf.subarray(0, n), { stream: true });
+  }
+  return line.split("\n")[0].trim();
+}
+
+/**
+ * Confirms an action that replaces or drops data, described by `what`: `--yes` confirms; on a
+ * terminal the operator types `answer`; with no terminal (cron, a pipe) it is refused, so a
+ * command pasted in a hurry or scheduled by mistake loses nothing.
+ */
+export async function confirmOrRefuse(
+  what: string,
+  answer: string,
+  yes: boolean | undefined,
+): Promise<void> {
+  if (yes) return;
+  if (!Deno.stdin.isTerminal()) {
+    throw new Error(`${what}: pass --yes to confirm (no terminal to ask on)`);
+  }
+  const typed = await askLine(`${what}.\nType ${answer} to go on, anything else to stop: `);
+  if (typed !== answer) throw new Error("Not confirmed: nothing was changed");
+}
+
 /**
  * The running app's base URL. In simulator mode the simulators live inside the running app, so
  * the CLI talks to them there (TOPUP_INTERNAL_URL, else this machine's PORT).
