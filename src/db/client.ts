@@ -230,16 +230,6 @@ export async function migrationState(
   };
 }
 
-/**
- * The migrations this code knows that the database has not applied (one small query: it also
- * proves the database answers). Kysely records each applied one in `kysely_migration`.
- */
-export async function pendingMigrations(db: Db): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
-  const applied = new Set(rows.map((row) => row.name));
-  return Object.keys(MIGRATIONS).filter((name) => !applied.has(name));
-}
-
 /** Any fixed 64-bit number, the same in every instance: the advisory lock's key. */
 const BOOTSTRAP_LOCK_KEY = 7_416_843_001;
 
