@@ -1,23 +1,95 @@
 import type { Command } from "commander";
-import { migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
+import {
+  appliedMigrations,
+  migrateDownOne,
+  migrateToLatest,
+  migrationState,
+  withBootstrapLock,
+} from "../src/db/client.ts";
+import { MIGRATIONS } from "../src/db/migrations/index.ts";
 import { seedDemoUsers } from "../src/domain/auth/bootstrap.ts";
-import { report, withDb } from "./io.ts";
+import { confirmOrRefuse, report, withDb } from "./io.ts";
 import { checkInvariants } from "../src/domain/ledger/invariants.ts";
 import { fetchSupplierCounts } from "../src/integrations/simulator-counts.ts";
 import { purgeExpired, RETENTION } from "../src/domain/housekeeping.ts";
 
-/** `migrate`, `seed`, `ledger check`, `maintenance`. */
+/** Each migration this code knows, and any the database has that it does not, with its state. */
+async function migrationRows(
+  db: Parameters<typeof migrationState>[0],
+): Promise<{ name: string; state: "applied" | "pending" | "unknown"; appliedAt: string | null }[]> {
+  const applied = new Map((await appliedMigrations(db) ?? []).map((m) => [m.name, m.appliedAt]));
+  const known = Object.keys(MIGRATIONS).map((name) => ({
+    name,
+    state: applied.has(name) ? "applied" as const : "pending" as const,
+    appliedAt: applied.get(name)?.toISOString() ?? null,
+  }));
+  const unknown = [...applied].filter(([name]) => !(name in MIGRATIONS)).map(([name, at]) => ({
+    name,
+    state: "unknown" as const,
+    appliedAt: at.toISOString(),
+  }));
+  return [...known, ...unknown];
+}
+
+/** `migrate [--dry-run]`, `migrate status`, `migrate down`, `seed`, `ledger check`, `maintenance`. */
 export function registerDbCommands(program: Command): void {
-  program
+  const migrate = program
     .command("migrate")
     .description(
-      "Apply pending database migrations (creating the embedded database when there is none)",
+      "Apply pending database migrations (creating the embedded database when there is none); " +
+        "`migrate status` lists them, `migrate down` undoes the last one",
     )
+    .option("--dry-run", "list the migrations that would be applied, and apply none")
     .option("--json", "print the result as JSON")
-    .action(async (opts: { json?: boolean }) => {
+    .action(async (opts: { dryRun?: boolean; json?: boolean }) => {
+      if (opts.dryRun) {
+        const { pending } = await withDb((db) => migrationState(db), { migrates: true });
+        const would = pending.length ? `Would apply: ${pending.join(", ")}` : "Nothing to apply";
+        console.log(opts.json ? JSON.stringify({ pending }) : would);
+        return;
+      }
       const applied = await withDb((db) => migrateToLatest(db), { mayCreate: true });
       if (opts.json) console.log(JSON.stringify({ applied }));
       else report(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date");
+    });
+
+  migrate
+    .command("status")
+    .description(
+      "List every migration as applied (with when), pending, or unknown to this version (the " +
+        "database was migrated by a newer one)",
+    )
+    .option("--json", "print the list as JSON")
+    // `migrate` itself takes --json too, and commander gives it to the parent: read both.
+    .action(async (_opts: unknown, command: Command) => {
+      const opts = command.optsWithGlobals<{ json?: boolean }>();
+      const rows = await withDb((db) => migrationRows(db), { migrates: true });
+      if (opts.json) return console.log(JSON.stringify(rows, null, 2));
+      for (const row of rows) {
+        console.log(
+          `${row.state.padEnd(8)} ${row.name}${row.appliedAt ? `  ${row.appliedAt}` : ""}`,
+        );
+      }
+    });
+
+  migrate
+    .command("down")
+    .description(
+      "Undo the last applied migration with its down(), which may drop the tables or columns it " +
+        "made and what they hold; asks first (--yes without a terminal)",
+    )
+    .option("--yes", "confirm without being asked (scripts; there is no terminal to ask on)")
+    .option("--json", "print the result as JSON")
+    .action(async (_opts: unknown, command: Command) => {
+      const opts = command.optsWithGlobals<{ yes?: boolean; json?: boolean }>();
+      const undone = await withDb(async (db, name) => {
+        const last = (await appliedMigrations(db))?.at(-1)?.name;
+        if (!last) throw new Error(`${name} has no applied migration to undo`);
+        await confirmOrRefuse(`migrate down undoes ${last} in ${name}`, last, opts.yes);
+        return await migrateDownOne(db);
+      }, { migrates: true });
+      if (opts.json) console.log(JSON.stringify({ undone }));
+      else console.log(`Undone: ${undone}`);
     });
 
   program

@@ -189,6 +189,13 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
+/** Undoes the last applied migration with its `down()`; the name undone, null when none was. */
+export async function migrateDownOne(db: Db): Promise<string | null> {
+  const { error, results } = await migrator(db).migrateDown();
+  if (error) throw error;
+  return results?.find((r) => r.status === "Success")?.migrationName ?? null;
+}
+
 /** A migration the database recorded as applied (Kysely's `kysely_migration`), and when. */
 export interface AppliedMigration {
   name: string;

@@ -31,6 +31,7 @@ Deno.test({
           ["reseller", "list"],
           ["ledger", "check"],
           ["maintenance"],
+          ["migrate", "status"],
           ["worker"],
         ]
       ) {
