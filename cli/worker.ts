@@ -43,7 +43,9 @@ export function registerWorker(program: Command): void {
         scheduleOperationsWatch(db).catch((error) => console.error(`operations watch: ${error}`));
       watch();
       const watching = setInterval(watch, config.watchIntervalSeconds * 1000);
-      console.log("Worker running; Ctrl-C stops it.");
+      console.log(`Worker running (pid ${Deno.pid}); SIGTERM or Ctrl-C stops it.`);
+      // npm runs a script through sh and passes its SIGTERM to that shell only; package.json's
+      // scripts `exec` deno, so the signal reaches this process instead of orphaning it.
       const stop = async () => {
         clearInterval(watching);
         await runner.stop();
