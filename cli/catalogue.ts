@@ -11,6 +11,7 @@ import {
   syncGameBySupplierName,
   type SyncReport,
 } from "../src/domain/catalogue/price-sync.ts";
+import { cliActor } from "../src/domain/actor.ts";
 import { cliSuppliers, report, withDb } from "./io.ts";
 
 function supplierKind(value: string): "elephant" | "monkey" {
@@ -128,7 +129,7 @@ export function registerCatalogueCommands(program: Command): void {
           consumerMarkup: percent(opts.consumerMarkup, "--consumer-markup"),
           resellerMarkupAll: percent(opts.resellerMarkup, "--reseller-markup"),
           isHidden: !!opts.hidden,
-        }, { _id: null, name: "cli" })
+        }, { _id: null, name: cliActor().name })
       );
       if (opts.json) return console.log(JSON.stringify(game, null, 2));
       console.log(

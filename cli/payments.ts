@@ -3,6 +3,7 @@ import {
   reconcileHitPayPayments,
   settleManualPayment,
 } from "../src/domain/payments/consumer-payments.ts";
+import { cliActor } from "../src/domain/actor.ts";
 import { cliHitPay, cliSiteUrl, printData, report, withDb } from "./io.ts";
 
 /** `payments reconcile`: asks HitPay about consumer orders still awaiting payment (cron-safe). */
@@ -45,7 +46,7 @@ export function registerOrdersConfirmPayment(orders: Command): void {
         settleManualPayment(db, {
           orderId: opts.order.trim(),
           cancel: !!opts.cancel,
-          actor: { type: "cli", name: Deno.env.get("USER") ?? "cli" },
+          actor: cliActor(),
           siteUrl,
         })
       );
