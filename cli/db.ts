@@ -145,9 +145,10 @@ export function registerDbCommands(program: Command): void {
   program
     .command("maintenance")
     .description(
-      `Delete expired sessions, old login counters, idempotency keys older than ${RETENTION.idempotencyKeyDays} days ` +
-        `jobs finished and webhook events made over ${RETENTION.finishedJobDays} and ${RETENTION.webhookEventDays} days ago ` +
-        "(cron; the app also does this hourly)",
+      "Delete expired sessions and old login counters, idempotency keys older than " +
+        `${RETENTION.idempotencyKeyDays} days, finished jobs older than ` +
+        `${RETENTION.finishedJobDays} days and webhook events older than ` +
+        `${RETENTION.webhookEventDays} days (the app also does this hourly)`,
     )
     .option("--json", "print the counts as JSON")
     .action(async (opts: { json?: boolean }) => {

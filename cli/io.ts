@@ -139,7 +139,8 @@ export async function readPassword(label = "Password"): Promise<string> {
     return text.replace(/\r?\n$/, "");
   }
   const encoder = new TextEncoder();
-  await Deno.stdout.write(encoder.encode(`${label}: `));
+  // The prompt goes to stderr: stdout is the command's answer (--json), which a script reads.
+  await Deno.stderr.write(encoder.encode(`${label}: `));
   Deno.stdin.setRaw(true);
   const chars: string[] = [];
   const buf = new Uint8Array(1);
@@ -155,7 +156,7 @@ export async function readPassword(label = "Password"): Promise<string> {
     }
   } finally {
     Deno.stdin.setRaw(false);
-    await Deno.stdout.write(encoder.encode("\n"));
+    await Deno.stderr.write(encoder.encode("\n"));
   }
   return chars.join("");
 }

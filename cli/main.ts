@@ -15,12 +15,19 @@ import { registerDoctorCommand } from "./doctor.ts";
 import { registerStatusCommand } from "./status.ts";
 import { registerBackupCommands } from "./backup.ts";
 import { sendLogsToStderr } from "../src/observability/log.ts";
+import { MIGRATIONS } from "../src/db/migrations/index.ts";
 import { setQuiet } from "./io.ts";
+import pkg from "../package.json" with { type: "json" };
 
 const program = new Command()
   .name("topup")
   .description(
     "Operator CLI for the top-up store: run `npm run cli -- <command> --help`",
+  )
+  .version(
+    `topup ${pkg.version} (migrations up to ${Object.keys(MIGRATIONS).at(-1)})`,
+    "-V, --version",
+    "print the version and the last migration it knows",
   )
   .option("-q, --quiet", "print only what needs a person: errors and warnings (cron)")
   .showHelpAfterError()

@@ -12,14 +12,20 @@ import {
 import { createLiveHitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
 import { createLiveYahooFinanceClient } from "../../integrations/fx/client.ts";
 
-/** What the doctor found: the lines to show, and whether all is well (the exit code). */
+/**
+ * What the doctor found: whether all is well (the exit code), the lines to show, and the same
+ * for a script (`doctor --json`): the mode, each problem, each outside service and its live call.
+ */
 export interface DoctorReport {
   ok: boolean;
   lines: string[];
+  mode: string;
+  problems: string[];
+  services: { name: string; mode: "simulator" | "live"; url: string; live?: LiveCheck }[];
 }
 
 /** The outcome of one service's live call. */
-interface LiveCheck {
+export interface LiveCheck {
   ok: boolean;
   /** What answered (a balance, a rate) or why nothing usable did. */
   detail: string;
@@ -151,6 +157,9 @@ export async function examineSetup(
     if (!(error instanceof ConfigError)) throw error;
     return {
       ok: false,
+      mode,
+      problems: error.problems,
+      services: [],
       lines: [
         `Configuration (${mode} mode): ${error.problems.length} problem(s); the server would not start`,
         ...error.problems.map((problem) => `  ${problem}`),
@@ -167,7 +176,12 @@ export async function examineSetup(
     lines.push(`  ${service.name}: ${where}`);
   }
   lines.push(`  Metrics: ${metricsAccess(config)}`);
-  if (!options.live) return { ok: true, lines };
+  const found = (checks: (LiveCheck | undefined)[] = []) => ({
+    mode: config.mode,
+    problems: [],
+    services: services.map(({ name, mode, url }, i) => ({ name, mode, url, live: checks[i] })),
+  });
+  if (!options.live) return { ok: true, lines, ...found() };
   lines.push("Live checks (one read-only call each):");
   const checks = await Promise.all(
     services.map((service) => service.mode === "live" ? service.check() : undefined),
@@ -179,5 +193,5 @@ export async function examineSetup(
       : "simulated, not called";
     lines.push(`  ${service.name}: ${outcome}`);
   });
-  return { ok: checks.every((check) => check?.ok ?? true), lines };
+  return { ok: checks.every((check) => check?.ok ?? true), lines, ...found(checks) };
 }
