@@ -83,3 +83,28 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "[status:postgres] a database that connects but leaves a query waiting on a lock: exit 2 within --timeout",
+  ignore: backend !== "postgres",
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    try {
+      await withHandle(tdb, (db) =>
+        db.transaction().execute(async (trx) => {
+          // The operations view reads the job queue: a migration holding its table stalls it.
+          await sql`LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE`.execute(trx);
+          const started = performance.now();
+          const run = await runCli(["status", "--timeout", "3"], tdb.env, { timeoutMs: 60_000 });
+          const seconds = (performance.now() - started) / 1000;
+          assert.equal(run.code, 2, run.stdout + run.stderr);
+          assert.match(run.stdout, /^ {2}FAIL database: unreachable: no answer within 3 s$/m);
+          assert.ok(seconds < 20, `status took ${seconds.toFixed(1)} s`);
+        }));
+    } finally {
+      await tdb.drop();
+    }
+  },
+});
