@@ -166,7 +166,14 @@ export async function backupDatabase(
   const started = performance.now();
   const partial = partialName(file);
   // Created empty and private first: a backup holds every password hash and sealed secret.
-  (await Deno.open(partial, { write: true, createNew: true, mode: 0o600 })).close();
+  try {
+    (await Deno.open(partial, { write: true, createNew: true, mode: 0o600 })).close();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new BackupError(`${dirname(file)}: no such folder to write the backup in`);
+    }
+    throw error;
+  }
   try {
     if (options.databaseUrl) {
       if (await countTables(options) === 0) {
