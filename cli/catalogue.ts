@@ -6,11 +6,13 @@ import {
 } from "../src/domain/catalogue/supplier-catalogue.ts";
 import { launchFromSupplier } from "../src/domain/catalogue/supplier-launch.ts";
 import {
+  type PriceChange,
   syncAllGames,
   syncGameBySupplierName,
   type SyncReport,
 } from "../src/domain/catalogue/price-sync.ts";
-import { cliSuppliers, withDb } from "./io.ts";
+import { cliActor } from "../src/domain/actor.ts";
+import { cliSuppliers, report, withDb } from "./io.ts";
 
 function supplierKind(value: string): "elephant" | "monkey" {
   if (value === "ed" || value === "elephant") return "elephant";
@@ -24,11 +26,31 @@ function percent(value: string, flag: string): number {
   return n;
 }
 
-function describe(report: SyncReport): string {
-  if (!report.ok) return `FAILED  ${report.game}: ${report.error} (prices unchanged)`;
+/** A cost change as an operator checks it: from, to, and by how much (supplier precision). */
+function describeChange(change: PriceChange): string {
+  const delta = change.to - change.from;
+  const digits = Math.max(2, ...[change.from, change.to].map((n) => decimalsOf(n)));
+  const percent = change.from
+    ? ` ${delta > 0 ? "+" : ""}${(delta / change.from * 100).toFixed(1)}%`
+    : "";
+  return `          ${change.package ? `${change.package} › ` : ""}${change.item}: cost ` +
+    `${change.from.toFixed(digits)} → ${change.to.toFixed(digits)} ` +
+    `(${delta > 0 ? "+" : ""}${delta.toFixed(digits)}${percent})`;
+}
+
+function decimalsOf(n: number): number {
+  return String(n).split(".")[1]?.length ?? 0;
+}
+
+/** A game's sync: one line, and one more per changed cost. */
+function describe(report: SyncReport): string[] {
+  if (!report.ok) return [`FAILED  ${report.game}: ${report.error} (prices unchanged)`];
   const missing = report.missing.length ? `; no longer offered: ${report.missing.join(", ")}` : "";
   const servers = report.serversUpdated ? "; server list updated" : "";
-  return `ok      ${report.game}: ${report.changed} price(s) changed${missing}${servers}`;
+  return [
+    `ok      ${report.game}: ${report.changed} price(s) changed${missing}${servers}`,
+    ...report.changes.map(describeChange),
+  ];
 }
 
 /** `games list`, `suppliers games`, `launch`, `sync-prices`. */
@@ -107,7 +129,7 @@ export function registerCatalogueCommands(program: Command): void {
           consumerMarkup: percent(opts.consumerMarkup, "--consumer-markup"),
           resellerMarkupAll: percent(opts.resellerMarkup, "--reseller-markup"),
           isHidden: !!opts.hidden,
-        }, { _id: null, name: "cli" })
+        }, { _id: null, name: cliActor().name })
       );
       if (opts.json) return console.log(JSON.stringify(game, null, 2));
       console.log(
@@ -117,20 +139,28 @@ export function registerCatalogueCommands(program: Command): void {
 
   program
     .command("sync-prices")
-    .description("Re-read supplier costs for launched games; exits 1 if any game failed")
+    .description(
+      "Re-read supplier costs for launched games; prints each changed cost (from, to, by how " +
+        "much); exits 1 if any game failed",
+    )
     .option("--game <supplierName>", "only this game (its supplier key, e.g. mlbb or pubgm)")
     .option("--json", "print JSON")
     .action(async (opts: { game?: string; json?: boolean }) => {
       const suppliers = cliSuppliers();
-      const print = (r: SyncReport) => !opts.json && console.log(describe(r));
+      // A failure is printed even with --quiet: it is what a person must look at.
+      const print = (r: SyncReport) => {
+        if (opts.json) return;
+        for (const line of describe(r)) (r.ok ? report : console.log)(line);
+      };
       const reports = await withDb(async (db) =>
         opts.game
           ? [await syncGameBySupplierName(db, suppliers, opts.game).then((r) => (print(r), r))]
           : await syncAllGames(db, suppliers, print)
       );
       const failed = reports.filter((r) => !r.ok).length;
+      const summary = `${reports.length} game(s) synced, ${failed} failed`;
       if (opts.json) console.log(JSON.stringify(reports, null, 2));
-      else console.log(`${reports.length} game(s) synced, ${failed} failed`);
+      else (failed ? console.log : report)(summary);
       if (failed) Deno.exitCode = 1;
     });
 }

@@ -18,8 +18,9 @@ export function registerDoctorCommand(program: Command): void {
         "HitPay key check, the Yahoo USD→SGD rate) and say what answered or why not; nothing " +
         "is ordered or paid",
     )
-    .action(async (opts: { live?: boolean }) => {
-      const report = await examineSetup(Deno.env.toObject(), {
+    .option("--json", "print { ok, mode, problems, services } as JSON, for scripts")
+    .action(async (opts: { live?: boolean; json?: boolean }) => {
+      const { lines, ...report } = await examineSetup(Deno.env.toObject(), {
         live: opts.live ?? false,
         database: async (config) => {
           try {
@@ -29,7 +30,8 @@ export function registerDoctorCommand(program: Command): void {
           }
         },
       });
-      for (const line of report.lines) console.log(line);
+      if (opts.json) console.log(JSON.stringify(report, null, 2));
+      else for (const line of lines) console.log(line);
       if (!report.ok) Deno.exit(1);
     });
 }

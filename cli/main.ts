@@ -16,16 +16,26 @@ import { registerStatusCommand } from "./status.ts";
 import { registerBackupCommands } from "./backup.ts";
 import { registerDemoCommands } from "./demo.ts";
 import { sendLogsToStderr } from "../src/observability/log.ts";
+import { MIGRATIONS } from "../src/db/migrations/index.ts";
+import { setQuiet } from "./io.ts";
+import pkg from "../package.json" with { type: "json" };
 
 const program = new Command()
   .name("topup")
   .description(
     "Operator CLI for the top-up store: run `npm run cli -- <command> --help`",
   )
+  .version(
+    `topup ${pkg.version} (migrations up to ${Object.keys(MIGRATIONS).at(-1)})`,
+    "-V, --version",
+    "print the version and the last migration it knows",
+  )
+  .option("-q, --quiet", "print only what needs a person: errors and warnings (cron)")
   .showHelpAfterError()
   // A command's stdout is its answer (--json, CSV) for scripts; its log lines go to stderr. The
   // server and the worker keep stdout, where a log collector reads them.
-  .hook("preAction", (_program, command) => {
+  .hook("preAction", (program, command) => {
+    setQuiet(program.opts().quiet ?? false);
     if (!["serve", "worker"].includes(command.name())) sendLogsToStderr();
   });
 

@@ -3,7 +3,8 @@ import {
   reconcileHitPayPayments,
   settleManualPayment,
 } from "../src/domain/payments/consumer-payments.ts";
-import { cliHitPay, cliSiteUrl, printData, withDb } from "./io.ts";
+import { cliActor } from "../src/domain/actor.ts";
+import { cliHitPay, cliSiteUrl, printData, report, withDb } from "./io.ts";
 
 /** `payments reconcile`: asks HitPay about consumer orders still awaiting payment (cron-safe). */
 export function registerPaymentCommands(program: Command): void {
@@ -19,13 +20,11 @@ export function registerPaymentCommands(program: Command): void {
       const hitpay = cliHitPay();
       const siteUrl = cliSiteUrl();
       const result = await withDb((db) => reconcileHitPayPayments(db, hitpay, siteUrl));
+      const summary = `${result.checked} order(s) awaiting payment checked, ${result.paid} paid, ` +
+        `${result.failed} could not be checked`;
       if (opts.json) console.log(JSON.stringify(result));
-      else {
-        console.log(
-          `${result.checked} order(s) awaiting payment checked, ${result.paid} paid, ` +
-            `${result.failed} could not be checked`,
-        );
-      }
+      else if (result.failed) console.log(summary);
+      else report(summary);
       if (result.failed) Deno.exitCode = 1;
     });
 }
@@ -47,7 +46,7 @@ export function registerOrdersConfirmPayment(orders: Command): void {
         settleManualPayment(db, {
           orderId: opts.order.trim(),
           cancel: !!opts.cancel,
-          actor: { type: "cli", name: Deno.env.get("USER") ?? "cli" },
+          actor: cliActor(),
           siteUrl,
         })
       );

@@ -7,12 +7,12 @@ import {
   normalizeMarkup,
 } from "../src/domain/resellers/accounts.ts";
 import { moveBalance } from "../src/domain/resellers/balance.ts";
-import { createApiKey } from "../src/domain/resellers/api-keys.ts";
 import { cliActor } from "../src/domain/actor.ts";
 import { migrateToLatest } from "../src/db/client.ts";
 import { centsToDollarString, dollarsToCents } from "../src/domain/money.ts";
 import { getConfig } from "../src/config.ts";
 import { printData, readPassword, withDb } from "./io.ts";
+import { registerApiKeyCommands } from "./api-keys.ts";
 
 /** `key=percent` pairs as typed; the domain checks the percents. */
 function parseMarkupPairs(pairs: string[]): Record<string, string> {
@@ -26,12 +26,13 @@ function parseMarkupPairs(pairs: string[]): Record<string, string> {
 }
 
 /**
- * `reseller create|list|topup|deduct|edit|api-key create`: the admin console's reseller actions
- * and My Account's key issue, audited.
+ * `reseller create|list|topup|deduct|edit|api-key …`: the admin console's reseller actions and
+ * the reseller's API keys, audited.
  */
 export function registerResellerCommands(program: Command): void {
   const reseller = program.command("reseller").description(
-    "Manage resellers and their balances (every change is audited with $USER as the operator)",
+    "Manage resellers, their balances and API keys (every change is audited with the " +
+      "operator's login name)",
   );
   reseller
     .command("create")
@@ -86,7 +87,7 @@ export function registerResellerCommands(program: Command): void {
           createdBy: actor.name,
           actor,
         });
-      });
+      }, { migrates: true });
       printData({
         id: created._id,
         name: created.name,
@@ -214,21 +215,5 @@ export function registerResellerCommands(program: Command): void {
       }, !!opts.json);
     });
 
-  reseller
-    .command("api-key")
-    .description("A reseller's keys for the reseller API (/api/v1)")
-    .command("create")
-    .description(
-      "Issue an API key for a reseller, as My Account does (audited); the secret is printed once",
-    )
-    .requiredOption("--email <email>", "the reseller's email")
-    .requiredOption("--name <name>", "what the key is for, e.g. 'shop bot'")
-    .option("--json", "print the result as JSON")
-    .action(async (opts: { email: string; name: string; json?: boolean }) => {
-      const created = await withDb(async (db) => {
-        const found = await findLiveResellerByEmail(db, opts.email);
-        return await createApiKey(db, found._id, opts.name, cliActor());
-      });
-      printData({ ...created.key, secret: created.secret }, !!opts.json);
-    });
+  registerApiKeyCommands(reseller);
 }

@@ -34,7 +34,7 @@ export function registerUserCommands(program: Command): void {
             ...opts,
             password,
           });
-        });
+        }, { migrates: true });
         printData({
           id: created._id,
           name: created.name,

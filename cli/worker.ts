@@ -9,8 +9,8 @@ import { getSecretBox } from "../src/domain/auth/app-secret.ts";
 import { operationsJobHandlers, scheduleOperationsWatch } from "../src/domain/operations/watch.ts";
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { getConfig } from "../src/config.ts";
-import { closeDb } from "../src/db/client.ts";
-import { cliSuppliers, openDb } from "./io.ts";
+import { closeDb, getDb } from "../src/db/client.ts";
+import { checkAppTables, cliDatabase, cliSuppliers, databaseName } from "./io.ts";
 
 /** `worker`: runs only the job queue, for a box that serves no HTTP. */
 export function registerWorker(program: Command): void {
@@ -19,8 +19,10 @@ export function registerWorker(program: Command): void {
     .description(
       "Run the job queue (supplier calls after orders, outgoing mail, webhooks) until stopped",
     )
-    .action(() => {
-      const db = openDb();
+    .action(async () => {
+      const options = cliDatabase();
+      const db = getDb(options);
+      await checkAppTables(db, databaseName(options));
       const config = getConfig();
       const handlers = {
         ...orderJobHandlers(db, cliSuppliers),
@@ -41,7 +43,9 @@ export function registerWorker(program: Command): void {
         scheduleOperationsWatch(db).catch((error) => console.error(`operations watch: ${error}`));
       watch();
       const watching = setInterval(watch, config.watchIntervalSeconds * 1000);
-      console.log("Worker running; Ctrl-C stops it.");
+      console.log(`Worker running (pid ${Deno.pid}); SIGTERM or Ctrl-C stops it.`);
+      // npm runs a script through sh and passes its SIGTERM to that shell only; package.json's
+      // scripts `exec` deno, so the signal reaches this process instead of orphaning it.
       const stop = async () => {
         clearInterval(watching);
         await runner.stop();

@@ -1,11 +1,13 @@
 // Backups (issue 24): one file holding the whole database, and its restore. The embedded PGlite is
 // saved with PGlite's own dump of its data folder (a gzipped tarball, dumpDataDir) and restored by
-// starting PGlite from it (loadDataDir); PostgreSQL with pg_dump's custom format and pg_restore,
-// found on PATH. A restore refuses a database that already holds tables unless forced.
+// starting PGlite from it (loadDataDir); PostgreSQL with pg_dump's custom format, restored by
+// pg_restore's SQL through psql, both found on PATH. A restore refuses a database that already
+// holds tables unless forced and confirmed, and either restores the whole file or changes nothing.
 
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import {
   claimPgliteFolder,
   type DbOptions,
@@ -50,8 +52,12 @@ function sizeOf(bytes: number): string {
     : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+function elapsed(since: number): number {
+  return Math.round((performance.now() - since) / 100) / 10;
+}
+
 function seconds(since: number): string {
-  return `${((performance.now() - since) / 1000).toFixed(1)} s`;
+  return `${elapsed(since).toFixed(1)} s`;
 }
 
 /** The URL without its password, and the password for PGPASSWORD (never on a command line). */
@@ -62,20 +68,19 @@ function splitPassword(databaseUrl: string): { url: string; password: string } {
   return { url: url.toString(), password };
 }
 
-/** Runs a PostgreSQL client tool, passing each line it writes to stderr to `onLine`. */
-async function runTool(
-  tool: "pg_dump" | "pg_restore",
+/** A client tool's run: each line it writes to stderr goes to `onLine`, error lines are kept. */
+function spawnTool(
+  tool: "pg_dump" | "pg_restore" | "psql",
   args: string[],
   password: string,
-  onLine: (line: string) => void,
-): Promise<void> {
-  let child: Deno.ChildProcess;
+  io: { stdin?: "piped" | "null"; stdout?: "piped" | "null" | "inherit" },
+): Deno.ChildProcess {
   try {
-    child = new Deno.Command(tool, {
+    return new Deno.Command(tool, {
       args,
       env: password ? { PGPASSWORD: password } : {},
-      stdin: "null",
-      stdout: "inherit",
+      stdin: io.stdin ?? "null",
+      stdout: io.stdout ?? "inherit",
       stderr: "piped",
     }).spawn();
   } catch (error) {
@@ -87,6 +92,13 @@ async function runTool(
     }
     throw error;
   }
+}
+
+/** Reads a tool's stderr line by line; resolves to its error lines (or its last words). */
+async function readToolErrors(
+  child: Deno.ChildProcess,
+  onLine: (line: string) => void = () => {},
+): Promise<string> {
   const errors: string[] = [];
   let pending = "";
   const decoder = new TextDecoder();
@@ -99,9 +111,27 @@ async function runTool(
       onLine(line);
     }
   }
-  const { code } = await child.status;
-  if (code !== 0) {
-    throw new BackupError(`${tool} failed (exit ${code}): ${errors.join("; ") || pending}`);
+  return errors.join("; ") || pending.trim();
+}
+
+/** Runs a PostgreSQL client tool to its end; `signal` stops it. */
+async function runTool(
+  tool: "pg_dump",
+  args: string[],
+  password: string,
+  onLine: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const child = spawnTool(tool, args, password, {});
+  const stop = () => child.kill("SIGTERM");
+  signal?.addEventListener("abort", stop);
+  try {
+    const errors = await readToolErrors(child, onLine);
+    const { code } = await child.status;
+    if (signal?.aborted) throw new BackupError(`${tool} was stopped`);
+    if (code !== 0) throw new BackupError(`${tool} failed (exit ${code}): ${errors}`);
+  } finally {
+    signal?.removeEventListener("abort", stop);
   }
 }
 
@@ -110,93 +140,180 @@ function tableIn(line: string): string | undefined {
   return /(?:contents of table|processing data for table) "?([^"\s]+)"?/.exec(line)?.[1];
 }
 
-/** Writes a backup of the configured database to `file`. */
+/** Where a backup is written until it is whole: beside `file`, hidden, this process's own. */
+function partialName(file: string): string {
+  return join(dirname(file), `.${basename(file)}.partial-${Deno.pid}`);
+}
+
+/** How the database a backup or restore works on is named in its messages. */
+function nameOf(options: DbOptions): string {
+  return options.databaseUrl
+    ? `PostgreSQL ${new URL(options.databaseUrl).pathname.slice(1)}`
+    : `PGlite in ${options.dataDir}`;
+}
+
+/**
+ * Writes a backup of the configured database to `file`, readable by its owner only. It is written
+ * under a partial name and renamed when whole, so a backup that fails or is stopped (`signal`)
+ * leaves an earlier `file` as it was and no partial file behind.
+ */
 export async function backupDatabase(
   options: DbOptions,
   file: string,
   progress: Progress,
-): Promise<{ bytes: number }> {
+  signal?: AbortSignal,
+): Promise<{ bytes: number; seconds: number }> {
   const started = performance.now();
-  if (options.databaseUrl) {
-    const { url, password } = splitPassword(options.databaseUrl);
-    progress(`Backing up PostgreSQL ${new URL(url).pathname.slice(1)} with pg_dump -Fc…`, true);
-    await runTool(
-      "pg_dump",
-      ["--format=custom", "--no-owner", "--verbose", `--file=${file}`, `--dbname=${url}`],
-      password,
-      (line) => {
-        const table = tableIn(line);
-        if (table) progress(`  dumping ${table}`);
-      },
-    );
-  } else {
-    const folder = pgliteFolder(options.dataDir);
-    if (!existsSync(folder)) {
-      throw new BackupError(`No embedded database in ${options.dataDir} (DATA_DIR) to back up`);
+  const partial = partialName(file);
+  // Created empty and private first: a backup holds every password hash and sealed secret.
+  try {
+    (await Deno.open(partial, { write: true, createNew: true, mode: 0o600 })).close();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new BackupError(`${dirname(file)}: no such folder to write the backup in`);
     }
-    progress(`Backing up PGlite in ${options.dataDir} with its data folder dump…`, true);
-    await withPglite(options.dataDir, {}, async (pglite) => {
-      const dump = await pglite.dumpDataDir("gzip");
-      await Deno.writeFile(file, new Uint8Array(await dump.arrayBuffer()));
-    });
+    throw error;
+  }
+  try {
+    if (options.databaseUrl) {
+      if (await countTables(options) === 0) {
+        throw new BackupError(`${nameOf(options)} holds no tables to back up: check DATABASE_URL`);
+      }
+      const { url, password } = splitPassword(options.databaseUrl);
+      progress(`Backing up ${nameOf(options)} with pg_dump -Fc…`, true);
+      await runTool(
+        "pg_dump",
+        ["--format=custom", "--no-owner", "--verbose", `--file=${partial}`, `--dbname=${url}`],
+        password,
+        (line) => {
+          const table = tableIn(line);
+          if (table) progress(`  dumping ${table}`);
+        },
+        signal,
+      );
+    } else {
+      if (!existsSync(pgliteFolder(options.dataDir))) {
+        throw new BackupError(`No embedded database in ${options.dataDir} (DATA_DIR) to back up`);
+      }
+      progress(`Backing up ${nameOf(options)} with its data folder dump…`, true);
+      await withPglite(options.dataDir, async (pglite) => {
+        const { rows } = await pglite.query<{ n: number }>(TABLES_QUERY);
+        if (Number(rows[0].n) === 0) {
+          throw new BackupError(`${nameOf(options)} holds no tables to back up`);
+        }
+        const dump = await pglite.dumpDataDir("gzip");
+        await Deno.writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
+      });
+      if (signal?.aborted) throw new BackupError("the backup was stopped");
+    }
+    await Deno.chmod(partial, 0o600);
+    using handle = await Deno.open(partial, { read: true });
+    await handle.sync();
+    await Deno.rename(partial, file);
+  } catch (error) {
+    await Deno.remove(partial).catch(() => {});
+    if (existsSync(file)) {
+      throw new BackupError(
+        `${error instanceof Error ? error.message : error}; ${file} is unchanged`,
+      );
+    }
+    throw error;
   }
   const { size } = await Deno.stat(file);
   progress(`Backup written: ${file} (${sizeOf(size)}) in ${seconds(started)}`, true);
-  return { bytes: size };
+  return { bytes: size, seconds: elapsed(started) };
 }
 
-/** Runs `fn` with PGlite open on DATA_DIR, holding the folder's lock (no server may have it). */
-async function withPglite<T>(
-  dataDir: string,
+/** Opens PGlite on `folder`, runs `fn`, closes it; the caller holds DATA_DIR's lock. */
+async function openPglite<T>(
+  folder: string,
   extra: { loadDataDir?: Blob },
   fn: (pglite: PGlite) => Promise<T>,
 ): Promise<T> {
+  const pglite = new PGlite(folder, { extensions: PGLITE_EXTENSIONS, ...extra });
+  try {
+    await pglite.waitReady;
+    return await fn(pglite);
+  } finally {
+    await pglite.close().catch(() => {});
+  }
+}
+
+/** Runs `fn` holding DATA_DIR's lock (no server may have it open meanwhile). */
+async function holdingDataDir<T>(dataDir: string, fn: () => Promise<T>): Promise<T> {
   mkdirSync(dataDir, { recursive: true });
   claimPgliteFolder(dataDir);
   try {
-    const pglite = new PGlite(pgliteFolder(dataDir), { extensions: PGLITE_EXTENSIONS, ...extra });
-    try {
-      await pglite.waitReady;
-      return await fn(pglite);
-    } finally {
-      await pglite.close();
-    }
+    return await fn();
   } finally {
     releasePgliteFolder(dataDir);
   }
 }
 
+/** Runs `fn` with PGlite open on DATA_DIR, holding the folder's lock. */
+function withPglite<T>(dataDir: string, fn: (pglite: PGlite) => Promise<T>): Promise<T> {
+  return holdingDataDir(dataDir, () => openPglite(pgliteFolder(dataDir), {}, fn));
+}
+
 const TABLES_QUERY =
   "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')";
 
+/** The other client sessions on the configured PostgreSQL database (the app, a worker, psql). */
+const SESSIONS_QUERY = "SELECT count(*)::int AS n FROM pg_stat_activity " +
+  "WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'";
+
+/** Runs `queries` on the configured PostgreSQL database, each answering one count. */
+async function countOnPostgres(databaseUrl: string, queries: string[]): Promise<number[]> {
+  const conn = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const counts: number[] = [];
+    for (const query of queries) counts.push(Number((await conn.unsafe(query))[0].n));
+    return counts;
+  } finally {
+    await conn.end();
+  }
+}
+
 /** How many tables the configured database holds (0: empty, safe to restore into). */
 async function countTables(options: DbOptions): Promise<number> {
-  if (options.databaseUrl) {
-    const conn = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
-    try {
-      const [row] = await conn.unsafe(TABLES_QUERY);
-      return Number(row.n);
-    } finally {
-      await conn.end();
-    }
-  }
+  if (options.databaseUrl) return (await countOnPostgres(options.databaseUrl, [TABLES_QUERY]))[0];
   if (!existsSync(pgliteFolder(options.dataDir))) return 0;
-  return await withPglite(options.dataDir, {}, async (pglite) => {
+  return await openPglite(pgliteFolder(options.dataDir), {}, async (pglite) => {
     const { rows } = await pglite.query<{ n: number }>(TABLES_QUERY);
     return Number(rows[0].n);
   });
 }
 
+/** How a restore goes ahead. */
+export interface RestoreOptions {
+  /** Replace a database that holds tables (it must be empty otherwise). */
+  force: boolean;
+  /**
+   * Told, before anything is replaced, how many tables would go; throws to stop (the operator
+   * did not confirm). Not called for an empty database.
+   */
+  confirm: (tables: number) => Promise<void>;
+}
+
+/** The message of a restore that failed before it replaced anything. */
+function unchanged(file: string, error: unknown): BackupError {
+  const why = error instanceof Error ? error.message : String(error);
+  return new BackupError(`${file} could not be restored (${why}): nothing was changed`);
+}
+
 /**
  * Restores `file` (written by backupDatabase for the same backend) into the configured database,
- * which must be empty unless `force` (then what it holds is replaced).
+ * which must be empty unless `force`; then everything in it is replaced, after `confirm`. Either
+ * the whole backup is in, or nothing changed: PostgreSQL's restore is one transaction that also
+ * drops what the backup does not hold, and PGlite's is loaded into a folder of its own that
+ * replaces DATA_DIR's only once it opened.
  */
 export async function restoreDatabase(
   options: DbOptions,
   file: string,
-  opts: { force: boolean },
+  opts: RestoreOptions,
   progress: Progress,
-): Promise<void> {
+): Promise<{ replaced: boolean; seconds: number }> {
   const started = performance.now();
   const want: BackupKind = options.databaseUrl ? "postgres" : "pglite";
   const kind = await backupKindOf(file);
@@ -208,44 +325,126 @@ export async function restoreDatabase(
         : `${file} is a PostgreSQL dump: restore it with DATABASE_URL set`,
     );
   }
-  const tables = await countTables(options);
-  if (tables > 0 && !opts.force) {
+  const restore = options.databaseUrl ? restorePostgres : restorePglite;
+  const replaced = await restore(options, file, opts, progress);
+  progress(`Restored ${file} in ${seconds(started)}`, true);
+  return { replaced, seconds: elapsed(started) };
+}
+
+/** Refuses a database that holds tables unless forced, and asks before replacing it. */
+async function mayReplace(tables: number, opts: RestoreOptions): Promise<boolean> {
+  if (tables === 0) return false;
+  if (!opts.force) {
     throw new BackupError(
       `The database is not empty (${tables} tables): restore into an empty database, or pass ` +
         "--force to replace everything in it",
     );
   }
-  if (options.databaseUrl) {
-    const { url, password } = splitPassword(options.databaseUrl);
-    progress(
-      `Restoring ${file} into PostgreSQL ${new URL(url).pathname.slice(1)} with pg_restore…`,
-      true,
+  await opts.confirm(tables);
+  return true;
+}
+
+/**
+ * pg_restore's SQL into psql in one transaction of our own, opened with the schema's drop when
+ * replacing and committed only once pg_restore finished whole: a backup cut short, or any
+ * statement that fails, rolls everything back.
+ */
+async function restorePostgres(
+  options: DbOptions,
+  file: string,
+  opts: RestoreOptions,
+  progress: Progress,
+): Promise<boolean> {
+  const databaseUrl = options.databaseUrl!;
+  const [tables, sessions] = await countOnPostgres(databaseUrl, [TABLES_QUERY, SESSIONS_QUERY]);
+  const replace = await mayReplace(tables, opts);
+  if (replace && sessions > 0) {
+    throw new BackupError(
+      `${sessions} other ${sessions === 1 ? "session uses" : "sessions use"} ` +
+        `${nameOf(options)}: stop the app and its workers first (pg_stat_activity lists them)`,
     );
-    await runTool(
-      "pg_restore",
-      [
-        "--no-owner",
-        "--exit-on-error",
-        "--single-transaction",
-        "--verbose",
-        ...(tables > 0 ? ["--clean", "--if-exists"] : []),
-        `--dbname=${url}`,
-        file,
-      ],
-      password,
-      (line) => {
-        const table = tableIn(line);
-        if (table) progress(`  restoring ${table}`);
-      },
-    );
-  } else {
-    progress(`Restoring ${file} into PGlite in ${options.dataDir}…`, true);
-    // PGlite loads a tarball only into a new folder: an empty one (or, forced, a full one) goes.
-    rmSync(pgliteFolder(options.dataDir), { recursive: true, force: true });
-    const blob = new Blob([await Deno.readFile(file)]);
-    await withPglite(options.dataDir, { loadDataDir: blob }, async (pglite) => {
-      await pglite.query("SELECT 1");
-    });
   }
-  progress(`Restored ${file} in ${seconds(started)}`, true);
+  const { url, password } = splitPassword(databaseUrl);
+  progress(`Restoring ${file} into ${nameOf(options)} with pg_restore and psql…`, true);
+  const psql = spawnTool(
+    "psql",
+    ["--no-psqlrc", "--quiet", "--set=ON_ERROR_STOP=1", `--dbname=${url}`],
+    password,
+    { stdin: "piped", stdout: "null" },
+  );
+  let restore: Deno.ChildProcess;
+  try {
+    restore = spawnTool(
+      "pg_restore",
+      ["--no-owner", "--exit-on-error", "--verbose", "--file=-", file],
+      password,
+      { stdout: "piped" },
+    );
+  } catch (error) {
+    psql.kill("SIGTERM");
+    throw error;
+  }
+  const restoreErrors = readToolErrors(restore, (line) => {
+    const table = tableIn(line);
+    if (table) progress(`  restoring ${table}`);
+  });
+  const psqlErrors = readToolErrors(psql);
+  const sql = psql.stdin.getWriter();
+  const encoder = new TextEncoder();
+  let piped = true;
+  try {
+    await sql.write(encoder.encode(
+      `BEGIN;\n${replace ? "DROP SCHEMA public CASCADE;\nCREATE SCHEMA public;\n" : ""}`,
+    ));
+    for await (const chunk of restore.stdout) await sql.write(chunk);
+  } catch {
+    // psql stopped at a failed statement: what it says is the reason.
+    piped = false;
+    restore.kill("SIGTERM");
+  }
+  const restored = await restore.status;
+  try {
+    if (piped && restored.code === 0) await sql.write(encoder.encode("COMMIT;\n"));
+    await sql.close();
+  } catch {
+    // psql already ended; its exit code and message tell why.
+  }
+  const applied = await psql.status;
+  if (restored.code !== 0 && piped) {
+    throw unchanged(file, await restoreErrors);
+  }
+  if (applied.code !== 0 || !piped) throw unchanged(file, await psqlErrors);
+  return replace;
+}
+
+/** PGlite's dump loaded into a folder beside DATA_DIR's, which it replaces once it opened. */
+async function restorePglite(
+  options: DbOptions,
+  file: string,
+  opts: RestoreOptions,
+  progress: Progress,
+): Promise<boolean> {
+  return await holdingDataDir(options.dataDir, async () => {
+    const folder = pgliteFolder(options.dataDir);
+    const replace = await mayReplace(await countTables(options), opts);
+    progress(`Restoring ${file} into ${nameOf(options)}…`, true);
+    const staging = `${folder}.restoring-${Deno.pid}`;
+    rmSync(staging, { recursive: true, force: true });
+    try {
+      const blob = new Blob([await Deno.readFile(file)]);
+      const tables = await openPglite(staging, { loadDataDir: blob }, async (pglite) => {
+        const { rows } = await pglite.query<{ n: number }>(TABLES_QUERY);
+        return Number(rows[0].n);
+      });
+      if (tables === 0) throw new Error("it holds no tables");
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      throw unchanged(file, error);
+    }
+    const old = `${folder}.replaced-${Deno.pid}`;
+    if (existsSync(folder)) renameSync(folder, old);
+    renameSync(staging, folder);
+    rmSync(old, { recursive: true, force: true });
+    return replace;
+  });
 }

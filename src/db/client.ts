@@ -178,25 +178,63 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
+function migrator(db: Db): Migrator {
+  return new Migrator({ db, provider: new StaticMigrationProvider() });
+}
+
 /** Applies every pending migration; throws with the failing migration's error. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({
-    db,
-    provider: new StaticMigrationProvider(),
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migrator(db).migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
+/** Undoes the last applied migration with its `down()`; the name undone, null when none was. */
+export async function migrateDownOne(db: Db): Promise<string | null> {
+  const { error, results } = await migrator(db).migrateDown();
+  if (error) throw error;
+  return results?.find((r) => r.status === "Success")?.migrationName ?? null;
+}
+
+/** A migration the database recorded as applied (Kysely's `kysely_migration`), and when. */
+export interface AppliedMigration {
+  name: string;
+  appliedAt: Date;
+}
+
+/** PostgreSQL's "relation does not exist": the database has no migration table. */
+const UNDEFINED_TABLE = "42P01";
+
 /**
- * The migrations this code knows that the database has not applied (one small query: it also
- * proves the database answers). Kysely records each applied one in `kysely_migration`.
+ * The migrations the database has applied, oldest first; null when it has no migration table at
+ * all (a database the app never migrated). One small query: it also proves the database answers.
  */
-export async function pendingMigrations(db: Db): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
-  const applied = new Set(rows.map((row) => row.name));
-  return Object.keys(MIGRATIONS).filter((name) => !applied.has(name));
+export async function appliedMigrations(db: Db): Promise<AppliedMigration[] | null> {
+  try {
+    const { rows } = await sql<{ name: string; timestamp: string | Date }>`
+      SELECT name, timestamp FROM kysely_migration ORDER BY name`.execute(db);
+    return rows.map((row) => ({ name: row.name, appliedAt: new Date(row.timestamp) }));
+  } catch (error) {
+    if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return null;
+    throw error;
+  }
+}
+
+/**
+ * Where the database stands against this code: `pending`, the migrations this code knows that it
+ * has not applied (all of them when it was never migrated), and `unknown`, those it has applied
+ * that this code does not know (a newer version migrated it).
+ */
+export async function migrationState(
+  db: Db,
+): Promise<{ migrated: boolean; pending: string[]; unknown: string[] }> {
+  const applied = await appliedMigrations(db);
+  const names = new Set((applied ?? []).map((m) => m.name));
+  return {
+    migrated: applied !== null,
+    pending: Object.keys(MIGRATIONS).filter((name) => !names.has(name)),
+    unknown: [...names].filter((name) => !(name in MIGRATIONS)),
+  };
 }
 
 /** Any fixed 64-bit number, the same in every instance: the advisory lock's key. */

@@ -1,6 +1,8 @@
 // Who did something an operator may later ask about: the signed-in admin, or the person at the
 // CLI. Audit rows carry it; ledger rows carry its name.
+import { userInfo } from "node:os";
 import type { AuditEntry } from "../db/repositories/audit-log.ts";
+import { ValidationError } from "./errors.ts";
 
 /** The operator behind a mutation: an admin, the person at the CLI, or the system itself. */
 export interface OperatorActor {
@@ -28,9 +30,26 @@ export function adminActor(admin: { _id: string; name: string }): OperatorActor 
   return { type: "admin", id: admin._id, name: admin.name };
 }
 
-/** The person running the CLI ($USER), as the CLI's other audited commands name them. */
+/**
+ * The person running the CLI, by login name: $USER, else $LOGNAME (what cron sets), else the
+ * account the process runs as. An audit row must name someone, so an account without a name
+ * (a container's bare uid) is refused rather than recorded as nobody.
+ */
 export function cliActor(): OperatorActor {
-  return { type: "cli", name: Deno.env.get("USER") || "cli" };
+  let name = Deno.env.get("USER") || Deno.env.get("LOGNAME");
+  if (!name) {
+    try {
+      name = userInfo().username;
+    } catch {
+      // No passwd entry for this uid: nothing names the operator.
+    }
+  }
+  if (!name) {
+    throw new ValidationError(
+      "Cannot tell who is running this command for the audit log: set USER to your login name",
+    );
+  }
+  return { type: "cli", name };
 }
 
 /** The actor fields of an audit row. */

@@ -284,7 +284,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "[catalogue] the sync-prices CLI reports each game and picks up a simulator price change",
+  name:
+    "[catalogue] the sync-prices CLI reports each game and each changed cost, from what to what",
   ...opts,
   async fn() {
     const tdb = await createTestDatabase();
@@ -307,6 +308,11 @@ Deno.test({
       const out = new TextDecoder().decode(run.stdout);
       assert.equal(run.code, 1, "a failed game makes the exit code non-zero");
       assert.match(out, /ok +PUBG Mobile: 1 price\(s\) changed/);
+      assert.match(
+        out,
+        /^ {10}60 UC: cost 0\.88 → 0\.93 \(\+0\.05 \+5\.7%\)$/m,
+        "which, and by how much",
+      );
       assert.match(out, /FAILED +Free Fire: supplier did not answer \(prices unchanged\)/);
       assert.match(out, /7 game\(s\) synced, 3 failed/);
       await simControl(server.url, "moogold", "clearFaults");

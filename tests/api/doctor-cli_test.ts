@@ -26,3 +26,22 @@ Deno.test("[doctor cli] --live without a network exits 1, naming each service", 
     assert.match(stdout, new RegExp(`^  ${service}: FAILED, `, "m"));
   }
 });
+
+Deno.test("[doctor cli] --json gives scripts the mode, each problem and each service", async () => {
+  const demo = await runDoctor(["--json"], {});
+  assert.equal(demo.code, 0, demo.stderr);
+  const report = JSON.parse(demo.stdout);
+  assert.deepEqual([report.ok, report.mode, report.problems], [true, "demo", []]);
+  assert.deepEqual(
+    report.services.map((s: { name: string; mode: string }) => [s.name, s.mode]),
+    [["MooGold", "simulator"], ["EliteDias", "simulator"], ["HitPay", "simulator"], [
+      "Yahoo Finance",
+      "simulator",
+    ]],
+  );
+  const broken = await runDoctor(["--json"], { APP_MODE: "production" });
+  assert.equal(broken.code, 1);
+  const refused = JSON.parse(broken.stdout);
+  assert.equal(refused.ok, false);
+  assert.ok(refused.problems.some((p: string) => /^PUBLIC_URL/.test(p)), broken.stdout);
+});

@@ -10,6 +10,7 @@ import { checkInvariants, type InvariantViolation } from "../../src/domain/ledge
 import { PAYMENT_RECEIVED } from "../../src/domain/payments/consumer-states.ts";
 import type { SupplierReferenceCount } from "../../src/integrations/simulator-counts.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
+import { centsToDollarString } from "../../src/domain/money.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -103,7 +104,9 @@ Deno.test({
               trx.updateTable("resellers").set({ balance_cents: 1 })
                 .where("id", "=", reseller._id).execute(),
           );
-          assert.ok(named(found).some((p) => /^ledger: balance 1 but history sums to/.test(p)));
+          assert.ok(
+            named(found).some((p) => /^ledger: balance \$0\.01 but history sums to \$/.test(p)),
+          );
         });
 
         await t.step("ledger: history rows that do not chain, and a negative balance", async () => {
@@ -124,8 +127,8 @@ Deno.test({
               .where("id", "=", reseller._id).execute();
           });
           const problems = named(found).join("\n");
-          assert.match(problems, /ledger: row \d+ starts at -15, previous row ended at/);
-          assert.match(problems, /ledger: negative balance -10/);
+          assert.match(problems, /ledger: row \d+ starts at -\$0\.15, previous row ended at \$/);
+          assert.match(problems, /ledger: negative balance -\$0\.10/);
         });
 
         await t.step("debited orders: failed without a refund, or open but refunded", async () => {
@@ -208,7 +211,7 @@ Deno.test({
                   cost) VALUES (${day}, ${reseller._id}, 'mlbb', 1, 500, 1)`.execute(trx),
               ),
             ),
-            ["dashboard: daily totals 1 500 1, recount none"],
+            ["dashboard: daily totals 1 order(s), $5.00, cost 1; recount none"],
           );
           const { amount_cents } = await db.selectFrom("orders").select("amount_cents")
             .where("id", "=", unsent).executeTakeFirstOrThrow();
@@ -220,7 +223,9 @@ Deno.test({
                 await trx.deleteFrom("dashboard_changes").execute();
               }),
             ),
-            [`dashboard: daily totals none, recount 1 ${amount_cents} ${
+            [`dashboard: daily totals none; recount 1 order(s), ${
+              centsToDollarString(amount_cents)
+            }, cost ${
               (await db.selectFrom("orders").select("cost").where("id", "=", unsent)
                 .executeTakeFirstOrThrow()).cost
             }`],

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
 import { findLiveResellerByName } from "../../src/domain/resellers/accounts.ts";
+import { userInfo } from "node:os";
+import { runCli } from "../helpers/cli.ts";
 
 Deno.test({
   name:
@@ -143,6 +145,98 @@ Deno.test({
         });
         await assert.rejects(findLiveResellerByName(db, "Nobody"), /No reseller named 'Nobody'/);
       });
+    } finally {
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name: "[cli] with USER unset, an audited command records the operator's login name, never 'cli'",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase();
+    try {
+      await withHandle(tdb, (db) =>
+        createTestReseller(db, {
+          name: "Una Reseller",
+          email: "una@resell.example",
+          password: "una's long password",
+          balanceCents: 0,
+        }));
+      // runCli passes no USER or LOGNAME: as under cron's `env -i` or a bare container shell.
+      const topup = await runCli(
+        ["reseller", "topup", "--email", "una@resell.example", "--amount", "5"],
+        tdb.env,
+      );
+      assert.equal(topup.code, 0, topup.stderr);
+      const actors = await withHandle(
+        tdb,
+        (db) =>
+          db.selectFrom("audit_log").select(["actor_type", "actor_name"])
+            .where("action", "=", "reseller.top_up").execute(),
+      );
+      assert.deepEqual(actors, [{ actor_type: "cli", actor_name: userInfo().username }]);
+    } finally {
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "[cli] reseller api-key list and revoke use the console's domain functions, audited with the operator's name",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase();
+    const env = { ...tdb.env, USER: "ops-kim" };
+    const key = (args: string[]) =>
+      runCli(["reseller", "api-key", ...args, "--email", "kai@resell.example", "--json"], env);
+    try {
+      await withHandle(tdb, (db) =>
+        createTestReseller(db, {
+          name: "Kai Reseller",
+          email: "kai@resell.example",
+          password: "kai's long password",
+          balanceCents: 0,
+        }));
+      const bot = JSON.parse((await key(["create", "--name", "shop bot"])).stdout);
+      const sheet = JSON.parse((await key(["create", "--name", "sheet"])).stdout);
+
+      const listed = await key(["list"]);
+      assert.equal(listed.code, 0, listed.stderr);
+      const keys = JSON.parse(listed.stdout) as { id: string; name: string; revokedAt: unknown }[];
+      assert.deepEqual(keys.map((k) => [k.id, k.name, k.revokedAt]), [
+        [sheet.id, "sheet", null],
+        [bot.id, "shop bot", null],
+      ]);
+      assert.doesNotMatch(listed.stdout, new RegExp(bot.secret), "a secret is shown once only");
+
+      const one = await key(["revoke", "--key", bot.id]);
+      assert.equal(one.code, 0, one.stderr);
+      assert.deepEqual(JSON.parse(one.stdout).map((k: { id: string }) => k.id), [bot.id]);
+      const again = await key(["revoke", "--key", bot.id]);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /^Error: API key not found$/m);
+      const bad = await key(["revoke", "--key", "not-an-id"]);
+      assert.match(bad.stderr, /^Error: API key not found$/m);
+      const all = await key(["revoke", "--all"]);
+      assert.deepEqual(JSON.parse(all.stdout).map((k: { id: string }) => k.id), [sheet.id]);
+
+      const audit = await withHandle(
+        tdb,
+        (db) =>
+          db.selectFrom("audit_log").select(["action", "actor_type", "actor_name"])
+            .where("action", "like", "api_key.%").orderBy("id").execute(),
+      );
+      assert.deepEqual(audit.map((a) => [a.action, a.actor_type, a.actor_name]), [
+        ["api_key.create", "cli", "ops-kim"],
+        ["api_key.create", "cli", "ops-kim"],
+        ["api_key.revoke", "cli", "ops-kim"],
+        ["api_key.revoke", "cli", "ops-kim"],
+      ]);
     } finally {
       await tdb.drop();
     }

@@ -2,7 +2,10 @@ import type { TestClient } from "./client.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
 import { launchGame, LaunchGameSchema } from "../../src/domain/catalogue/launch.ts";
-import type { PlaceOrderInput } from "../../src/domain/orders/place.ts";
+import { type PlaceOrderInput, placeResellerOrder } from "../../src/domain/orders/place.ts";
+import { sendOrderToSupplier } from "../../src/domain/orders/fulfil.ts";
+import type { GameItemDto } from "../../src/shared/game-types.ts";
+import { createTestReseller } from "./resellers.ts";
 
 export interface CatalogueItem {
   key: string;
@@ -65,4 +68,35 @@ export function pubgOrderInput(resellerId: string, denom: string): PlaceOrderInp
     serverid: "",
     userName: "Player",
   };
+}
+
+/**
+ * PUBG Mobile launched from `suppliers`, and `count` orders of its first item by a new reseller,
+ * each sent to EliteDias, which accepted it (pending until it completes): what a status refresh
+ * asks about. Their ids.
+ */
+export async function pendingPubgOrders(
+  db: Db,
+  suppliers: Suppliers,
+  count: number,
+): Promise<string[]> {
+  await launchPubgMobile(db, suppliers);
+  const game = await db.selectFrom("games").select("game_items")
+    .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
+  const denom = (game.game_items as GameItemDto[])[0].nameSupplier;
+  const reseller = await createTestReseller(db, {
+    name: "Pending Shop",
+    email: "pending@shop.test",
+    password: "a long enough password",
+    balanceCents: 100_000,
+  });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const placed = await placeResellerOrder({ db, suppliers }, pubgOrderInput(reseller._id, denom));
+    if (!await sendOrderToSupplier(db, suppliers, placed.body.order.id)) {
+      throw new Error(`EliteDias gave no answer to ${placed.body.order.id}`);
+    }
+    ids.push(placed.body.order.id);
+  }
+  return ids;
 }

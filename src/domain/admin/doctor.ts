@@ -13,14 +13,20 @@ import { createLiveHitPayClient, HitPayError } from "../../integrations/hitpay/c
 import { describeSigning } from "../../integrations/moogold/client.ts";
 import { createLiveYahooFinanceClient } from "../../integrations/fx/client.ts";
 
-/** What the doctor found: the lines to show, and whether all is well (the exit code). */
+/**
+ * What the doctor found: whether all is well (the exit code), the lines to show, and the same
+ * for a script (`doctor --json`): the mode, each problem, each outside service and its live call.
+ */
 export interface DoctorReport {
   ok: boolean;
   lines: string[];
+  mode: string;
+  problems: string[];
+  services: { name: string; mode: "simulator" | "live"; url: string; live?: LiveCheck }[];
 }
 
 /** The outcome of one service's live call. */
-interface LiveCheck {
+export interface LiveCheck {
   ok: boolean;
   /** What answered (a balance, a rate) or why nothing usable did. */
   detail: string;
@@ -175,6 +181,9 @@ export async function examineSetup(
     if (!(error instanceof ConfigError)) throw error;
     return {
       ok: false,
+      mode,
+      problems: error.problems,
+      services: [],
       lines: [
         `Configuration (${mode} mode): ${error.problems.length} problem(s); the server would not start`,
         ...error.problems.map((problem) => `  ${problem}`),
@@ -192,19 +201,25 @@ export async function examineSetup(
   }
   lines.push(`  Metrics: ${metricsAccess(config)}`);
   let ok = true;
+  let databaseProblems: string[] = [];
   if (config.mode === "production" && options.database) {
-    const problems = await options.database(config).catch((error: Error) => [
+    databaseProblems = await options.database(config).catch((error: Error) => [
       `the database could not be checked: ${error.message}`,
     ]);
-    if (problems.length) {
+    if (databaseProblems.length) {
       ok = false;
       lines.push(
-        `Database: ${problems.length} problem(s); the server would not start`,
-        ...problems.map((problem) => `  ${problem}`),
+        `Database: ${databaseProblems.length} problem(s); the server would not start`,
+        ...databaseProblems.map((problem) => `  ${problem}`),
       );
     } else lines.push("Database: no demo data, no published password");
   }
-  if (!options.live) return { ok, lines };
+  const found = (checks: (LiveCheck | undefined)[] = []) => ({
+    mode: config.mode,
+    problems: databaseProblems,
+    services: services.map(({ name, mode, url }, i) => ({ name, mode, url, live: checks[i] })),
+  });
+  if (!options.live) return { ok, lines, ...found() };
   lines.push("Live checks (one read-only call each):");
   const checks = await Promise.all(
     services.map((service) => service.mode === "live" ? service.check() : undefined),
@@ -216,5 +231,5 @@ export async function examineSetup(
       : "simulated, not called";
     lines.push(`  ${service.name}: ${outcome}`);
   });
-  return { ok: ok && checks.every((check) => check?.ok ?? true), lines };
+  return { ok: ok && checks.every((check) => check?.ok ?? true), lines, ...found(checks) };
 }

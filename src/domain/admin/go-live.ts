@@ -6,7 +6,7 @@
 
 import { createHash } from "node:crypto";
 import { type Config, PUBLISHED_PASSWORDS } from "../../config.ts";
-import { type Db, pendingMigrations } from "../../db/client.ts";
+import { type Db, migrationState } from "../../db/client.ts";
 import {
   type AccountPassword,
   findCheckedDigests,
@@ -201,13 +201,8 @@ export async function findGoLiveProblems(db: Db, config: Config): Promise<string
  * to be so rather than half-checked.
  */
 export async function inspectDatabaseForGoLive(db: Db, config: Config): Promise<string[]> {
-  let pending: string[];
-  try {
-    pending = await pendingMigrations(db);
-  } catch (error) {
-    if (/kysely_migration.*does not exist/.test(String((error as Error)?.message))) return [];
-    throw error;
-  }
+  const { migrated, pending } = await migrationState(db);
+  if (!migrated) return [];
   if (pending.length) {
     return [
       `migrations not applied yet (${pending.join(", ")}): run \`npm run cli -- migrate\`, then ` +

@@ -19,6 +19,8 @@ export interface SyncReport {
   ok: boolean;
   /** Items whose cost changed. */
   changed: number;
+  /** Each item whose cost changed, from what to what (the supplier's cost, its currency). */
+  changes: PriceChange[];
   /** Items the supplier no longer offers (left as they were). */
   missing: string[];
   /** Whether the game's server list was replaced by the supplier's. */
@@ -26,24 +28,37 @@ export interface SyncReport {
   error?: string;
 }
 
+/** One item's new cost at its supplier. */
+export interface PriceChange {
+  item: string;
+  /** The package it is in, for a game sold in packages (Mobile Legends). */
+  package?: string;
+  from: number;
+  to: number;
+}
+
 function repriceItems(
   items: GameItemDto[],
   offer: Map<string, { cost: string }>,
-  missing: string[],
-): { items: GameItemDto[]; changed: number } {
-  let changed = 0;
-  const repriced = items.map((item) => {
+  report: Pick<SyncReport, "missing" | "changes">,
+  packageName?: string,
+): GameItemDto[] {
+  return items.map((item) => {
     const current = offer.get(item.nameSupplier);
     if (!current) {
-      missing.push(item.nameSupplier);
+      report.missing.push(item.nameSupplier);
       return item;
     }
     const cost = Number(current.cost);
     if (cost === item.cost) return item;
-    changed++;
+    report.changes.push({
+      item: item.nameReseller,
+      ...(packageName === undefined ? {} : { package: packageName }),
+      from: item.cost,
+      to: cost,
+    });
     return { ...item, cost };
   });
-  return { items: repriced, changed };
 }
 
 /**
@@ -82,6 +97,7 @@ export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): P
     supplierName: row.supplier_name,
     ok: false,
     changed: 0,
+    changes: [],
     missing: [],
     serversUpdated: false,
   };
@@ -97,9 +113,7 @@ export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): P
     for (const pkg of packages) {
       const offer = await readSupplierOffer(suppliers, supplier, pkg.supplierPackageName, "");
       if (!offer) return { ...report, error: `supplier did not answer for ${pkg.name}` };
-      const r = repriceItems(pkg.gameItems, offer, report.missing);
-      report.changed += r.changed;
-      next.push({ ...pkg, gameItems: r.items });
+      next.push({ ...pkg, gameItems: repriceItems(pkg.gameItems, offer, report, pkg.name) });
     }
     packages = next;
   } else {
@@ -110,12 +124,11 @@ export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): P
       row.supplier_game_id ?? "",
     );
     if (!offer) return { ...report, error: "supplier did not answer" };
-    const r = repriceItems(gameItems, offer, report.missing);
-    report.changed = r.changed;
-    gameItems = r.items;
+    gameItems = repriceItems(gameItems, offer, report);
     servers = await supplierServersToStore(suppliers, row);
     report.serversUpdated = servers !== undefined;
   }
+  report.changed = report.changes.length;
   if (report.changed || servers) {
     await updateGameCatalogue(db, row.id, { gameItems, packages, servers });
     await insertAudit(db, {
@@ -123,7 +136,7 @@ export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): P
       action: "game.sync_prices",
       targetType: "game",
       targetId: row.id,
-      after: { changed: report.changed, ...(servers ? { servers } : {}) },
+      after: { changed: report.changed, changes: report.changes, ...(servers ? { servers } : {}) },
     });
   }
   return { ...report, ok: true };

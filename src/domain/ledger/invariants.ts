@@ -21,6 +21,7 @@ import {
 } from "../../db/repositories/invariants.ts";
 import type { SupplierReferenceCount } from "../../integrations/simulator-counts.ts";
 import { checkLedger } from "./ledger.ts";
+import { centsToDollarString } from "../money.ts";
 import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 
 export type InvariantName =
@@ -125,8 +126,15 @@ export async function checkDashboardTotals(db: Db): Promise<InvariantViolation[]
     subject: `${new Date(g.day).toISOString()} ${g.reseller_id ?? "consumers"} ${
       g.package ?? "(no package)"
     }`,
-    problem: `daily totals ${g.daily || "none"}, recount ${g.recount || "none"}`,
+    problem: `daily totals ${totalsText(g.daily)}; recount ${totalsText(g.recount)}`,
   }));
+}
+
+/** A day's "orders amount_cents cost" as an operator reads it, in dollars. */
+function totalsText(totals: string): string {
+  if (!totals) return "none";
+  const [orders, amountCents, cost] = totals.split(" ");
+  return `${orders} order(s), ${centsToDollarString(Number(amountCents))}, cost ${cost}`;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
 } from "../../db/repositories/ledger.ts";
 import { inSnapshot } from "../../db/repositories/invariants.ts";
 import { setLedgerCheck } from "../../observability/metrics.ts";
+import { centsToDollarString as dollars } from "../money.ts";
 
 /** Gives a new reseller its starting balance with the 'initial' history row (old 0). */
 export async function openBalance(
@@ -103,23 +104,27 @@ async function ledgerViolations(db: Db): Promise<LedgerViolation[]> {
     const rows = movements.get(r.id) ?? [];
     const report = (problem: string) =>
       violations.push({ resellerId: r.id, resellerName: r.name, problem });
-    if (r.balance_cents < 0) report(`negative balance ${r.balance_cents}`);
+    if (r.balance_cents < 0) report(`negative balance ${dollars(r.balance_cents)}`);
     let previous: number | null = null;
     let sum = 0;
     for (const row of rows) {
       sum += row.new_cents - row.old_cents;
       if (previous !== null && row.old_cents !== previous) {
-        report(`row ${row.id} starts at ${row.old_cents}, previous row ended at ${previous}`);
+        report(
+          `row ${row.id} starts at ${dollars(row.old_cents)}, previous row ended at ${
+            dollars(previous)
+          }`,
+        );
       }
       if (row.new_cents < 0 || row.old_cents < 0) report(`row ${row.id} is negative`);
       previous = row.new_cents;
     }
     if (rows.length === 0) report("no history rows");
     if (sum !== r.balance_cents) {
-      report(`balance ${r.balance_cents} but history sums to ${sum}`);
+      report(`balance ${dollars(r.balance_cents)} but history sums to ${dollars(sum)}`);
     }
     if (previous !== null && previous !== r.balance_cents) {
-      report(`balance ${r.balance_cents} but the last row ends at ${previous}`);
+      report(`balance ${dollars(r.balance_cents)} but the last row ends at ${dollars(previous)}`);
     }
   }
   return violations;

@@ -441,17 +441,20 @@ export async function sendOrderToSupplier(
 
 /**
  * `sendOrderToSupplier`'s work, undefined when there is no such order: `done` is false when the
- * answer was uncertain or the supplier asked to be sent the order later (`retryAt`, when it named
- * a time); `after` is the order as it then stands, when the update that moved it returned it;
- * `watched`: the order's first status check is queued (with `watch`, when the supplier accepted
- * the order and has not finished it, in the statement that moved it).
+ * answer was uncertain (`reason` says how) or the supplier asked to be sent the order later
+ * (`retryAt`, when it named a time); `after` is the order as it then stands, when the update that
+ * moved it returned it; `watched`: the order's first status check is queued (with `watch`, when
+ * the supplier accepted the order and has not finished it, in the statement that moved it).
  */
 async function sendById(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
   { siteUrl, watch }: { siteUrl?: string; watch: boolean },
-): Promise<{ done: boolean; retryAt?: Date; after?: OrderRow; watched?: boolean } | undefined> {
+): Promise<
+  | { done: boolean; retryAt?: Date; after?: OrderRow; watched?: boolean; reason?: string }
+  | undefined
+> {
   const read = await readOrderAndStartAttempt(db, { orderId, waiting: WAITING });
   if (!read) return undefined;
   const { order, productId, attempt } = read;
@@ -478,10 +481,11 @@ async function sendById(
     return { done: true, after, watched: watch && after !== undefined };
   }
   const after = await applyVerdict(db, order, verdict, siteUrl, refused);
+  if (verdict.kind !== "unknown" && verdict.kind !== "later") return { done: true, after };
   const retryAt = verdict.kind === "later" && verdict.retryAfterMs !== undefined
     ? new Date(Date.now() + verdict.retryAfterMs)
     : undefined;
-  return { done: verdict.kind !== "unknown" && verdict.kind !== "later", retryAt, after };
+  return { done: false, retryAt, after, reason: verdict.reason };
 }
 
 /**
@@ -513,15 +517,35 @@ export async function refreshOrder(
   orderId: string,
   siteUrl?: string,
 ): Promise<OrderRow> {
+  return (await checkOrder(db, suppliers, orderId, siteUrl)).order;
+}
+
+/**
+ * `refreshOrder`, also telling whether the supplier's answer settled where the order stands:
+ * `unanswered` is why not (a timeout, a refused connection, garbage), when the order was left as
+ * it was because nobody could tell.
+ */
+export async function checkOrder(
+  db: Db,
+  suppliers: Suppliers,
+  orderId: string,
+  siteUrl?: string,
+): Promise<{ order: OrderRow; unanswered?: string }> {
   const order = await readOrder(db, orderId);
   if (!order) throw new Error(`order ${orderId} vanished`);
-  if (!isOpenAtSupplier(order)) return order;
+  if (!isOpenAtSupplier(order)) return { order };
   const verdict = await checkAtSupplier(suppliers, order);
   if (awaitsSending(order) && verdict.kind === "unknown") {
-    await sendOrderToSupplier(db, suppliers, order.id, siteUrl);
-    return (await readOrder(db, orderId))!;
+    const sent = await sendById(db, suppliers, order.id, { siteUrl, watch: false });
+    return {
+      order: (await readOrder(db, orderId))!,
+      unanswered: sent && !sent.done ? sent.reason : undefined,
+    };
   }
-  return await applyVerdict(db, order, verdict, siteUrl) ?? (await readOrder(db, orderId))!;
+  return {
+    order: await applyVerdict(db, order, verdict, siteUrl) ?? (await readOrder(db, orderId))!,
+    unanswered: verdict.kind === "unknown" ? verdict.reason : undefined,
+  };
 }
 
 /** Seconds before the first status check: EliteDias and MooGold usually deliver within this. */

@@ -11,7 +11,7 @@ import type { BalanceEntryDto, ResellerOrderDto } from "../../shared/order-types
 import { NotFoundError } from "../errors.ts";
 import { forEachConcurrently } from "../concurrency.ts";
 import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
-import { refreshOrder } from "./fulfil.ts";
+import { checkOrder, refreshOrder } from "./fulfil.ts";
 import { presentBalanceEntry, presentResellerOrder } from "./present.ts";
 
 /** A reseller sees at most this many of its newest orders in the list (export has them all). */
@@ -45,7 +45,9 @@ export async function refreshOwnOrder(
 /**
  * Refreshes open orders a few at a time: a reseller's new or pending orders, or, when no reseller
  * is given (the CLI's reconciliation), every reseller's and every paid consumer order still
- * waiting for delivery. Returns how many were checked and how many could not be.
+ * waiting for delivery. Returns how many were open and how many could not be checked: the check
+ * failed, or the supplier gave no answer that settles where the order stands (unreachable, timed
+ * out), which `onUnchecked` is told with the reason.
  */
 export async function refreshOpenOrders(
   db: Db,
@@ -56,6 +58,7 @@ export async function refreshOpenOrders(
     /** Base of the links in consumer receipts. */
     siteUrl?: string;
     onProgress?: (done: number, total: number) => void;
+    onUnchecked?: (orderId: string, reason: string) => void;
   },
 ): Promise<{ checked: number; failed: number }> {
   const open = await listOpenResellerOrders(db, { ...options, limit: 10_000 });
@@ -63,10 +66,21 @@ export async function refreshOpenOrders(
     const paid = await listConsumerOrdersInStatus(db, [PAYMENT_RECEIVED], 10_000);
     open.push(...paid.filter((o) => !options.onlyPending || o.supplier_order_id !== null));
   }
-  const { failed } = await forEachConcurrently(
+  let failed = 0;
+  await forEachConcurrently(
     open,
     4,
-    async (order) => void await refreshOrder(db, suppliers, order.id, options.siteUrl),
+    async (order) => {
+      let unanswered: string | undefined;
+      try {
+        ({ unanswered } = await checkOrder(db, suppliers, order.id, options.siteUrl));
+      } catch (error) {
+        unanswered = error instanceof Error ? error.message : String(error);
+      }
+      if (unanswered === undefined) return;
+      failed++;
+      options.onUnchecked?.(order.id, unanswered);
+    },
     options.onProgress,
   );
   return { checked: open.length, failed };
