@@ -7,15 +7,7 @@ import {
 } from "../src/domain/admin/go-live.ts";
 import { hasNoAdmins } from "../src/domain/auth/users.ts";
 import { cliActor } from "../src/domain/actor.ts";
-import { withDb } from "./io.ts";
-
-/** Asks on the terminal; true only for a typed "yes". */
-async function confirmOnTerminal(question: string): Promise<boolean> {
-  await Deno.stdout.write(new TextEncoder().encode(`${question} Type yes to continue: `));
-  const buffer = new Uint8Array(64);
-  const n = await Deno.stdin.read(buffer);
-  return n !== null && new TextDecoder().decode(buffer.subarray(0, n)).trim() === "yes";
-}
+import { confirmOrRefuse, withDb } from "./io.ts";
 
 /** `demo remove`: takes what the demo left out of a database that is going live. */
 export function registerDemoCommands(program: Command): void {
@@ -34,17 +26,9 @@ export function registerDemoCommands(program: Command): void {
       const report = await withDb(async (db) => {
         const found = describeDemoLeftovers(await findDemoLeftovers(db));
         if (!found.length) return { removed: [], adminLeft: !(await hasNoAdmins(db)) };
-        if (!opts.yes) {
-          if (!Deno.stdin.isTerminal()) {
-            throw new Error(
-              "demo remove: not asking without a terminal; run it with --yes to remove:\n" +
-                found.map((line) => `  ${line}`).join("\n"),
-            );
-          }
-          console.log("This removes from the database:");
-          for (const line of found) console.log(`  ${line}`);
-          if (!await confirmOnTerminal("Remove it?")) throw new Error("Nothing removed.");
-        }
+        console.error("This removes from the database:");
+        for (const line of found) console.error(`  ${line}`);
+        await confirmOrRefuse("Remove the demo's data listed above", "remove", opts.yes);
         const removed = await removeDemoData(db, {
           appSecret: config.appSecret,
           actor: cliActor(),

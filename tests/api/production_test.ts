@@ -158,7 +158,8 @@ Deno.test({
         async () => {
           const refused = await cli(["demo", "remove"], env);
           assert.equal(refused.code, 1);
-          assert.match(refused.err, /not asking without a terminal; run it with --yes/);
+          assert.match(refused.err, /^ {2}admin admin@demo\.test: a demo account/m, "it says what");
+          assert.match(refused.err, /pass --yes to confirm \(no terminal to ask on\)/);
           const doctor = await cli(["doctor"], env);
           assert.match(doctor.out, /^ {4}admin admin@demo\.test: a demo account/m);
         },
