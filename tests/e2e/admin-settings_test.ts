@@ -41,12 +41,28 @@ Deno.test({
       await bank.getByLabel("Account Number").fill("072-123456-7");
       await bank.getByRole("button", { name: "Save", exact: true }).click();
       await bank.getByText("Saved").waitFor();
+      // While the saved account is on its way the form takes nothing: typing would be
+      // overwritten when it arrives, and a Save would write blanks over the saved account.
+      let release!: () => void;
+      const held = new Promise<void>((ok) => release = ok);
+      await page.route("**/api/settings/bank-transfer", async (route) => {
+        if (route.request().method() === "GET") await held;
+        await route.continue();
+      });
       await gotoHydrated(page, `${server.url}/admin/home`);
       await page.getByRole("button", { name: "Settings" }).click();
+      assert.equal(await bank.getByLabel("Account Number").isDisabled(), true);
+      assert.equal(
+        await bank.getByRole("button", { name: "Save", exact: true }).isDisabled(),
+        true,
+      );
+      release();
       await page.waitForFunction(() =>
         (document.getElementById("ap-bank-accountNumber") as HTMLInputElement | null)?.value ===
           "072-123456-7"
       );
+      assert.equal(await bank.getByLabel("Account Number").isEnabled(), true);
+      await page.unroute("**/api/settings/bank-transfer");
 
       await page.getByRole("button", { name: "Add New" }).click();
       await page.getByLabel("User ID").fill("12345678");

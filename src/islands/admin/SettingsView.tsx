@@ -5,7 +5,7 @@ import { callApi } from "../lib/api.ts";
 import { signOut } from "../lib/sign-out.ts";
 import { errorText } from "./games/draft.ts";
 import { BankTransferForm } from "./settings/BankTransferForm.tsx";
-import { useSettingsSave } from "./settings/use-settings-save.tsx";
+import { useSettingsSave, useSettingsValue } from "./settings/use-settings-save.tsx";
 import { RestrictedUsers } from "./settings/RestrictedUsers.tsx";
 import { AlertThresholds } from "./settings/AlertThresholds.tsx";
 import { StorePoliciesForm } from "./settings/StorePoliciesForm.tsx";
@@ -58,19 +58,17 @@ function ExchangeRateBox({ reload }: { reload: number }) {
 }
 
 function MarkUpForm({ onSaved }: { onSaved: () => void }) {
-  const [value, setValue] = useState("");
+  const saved = useSettingsValue<{ fxRateMarkUp: number }>("/api/settings", { fxRateMarkUp: 0 });
+  // The field shows the saved mark-up once it arrived, then what the admin types.
+  const [typed, setTyped] = useState<string | null>(null);
+  const shown = typed ?? (saved.ready ? String(saved.value.fxRateMarkUp) : "");
   const { busy, message, save } = useSettingsSave();
-  useEffect(() => {
-    callApi<{ fxRateMarkUp: number }>("GET", "/api/settings")
-      .then((s) => setValue(String(s.fxRateMarkUp)))
-      .catch(console.error);
-  }, []);
 
   const submit = (e: Event) => {
     e.preventDefault();
     // Spec §5: sent as a number; the server checks range and decimals.
     save(async () => {
-      await callApi("PUT", "/api/settings", { fxRateMarkUp: Number(value) });
+      await callApi("PUT", "/api/settings", { fxRateMarkUp: Number(shown) });
       onSaved();
     });
   };
@@ -86,10 +84,11 @@ function MarkUpForm({ onSaved }: { onSaved: () => void }) {
           min="0"
           step="0.01"
           required
-          value={value}
-          onInput={(e) => setValue(e.currentTarget.value)}
+          value={shown}
+          disabled={!saved.ready}
+          onInput={(e) => setTyped(e.currentTarget.value)}
         />
-        <button type="submit" class="btn" disabled={busy}>Save</button>
+        <button type="submit" class="btn" disabled={busy || !saved.ready}>Save</button>
       </div>
       {message}
     </form>

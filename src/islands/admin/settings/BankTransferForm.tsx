@@ -1,9 +1,8 @@
 // Settings 'Bank Transfer': the account a buyer who chooses manual bank transfer pays into. The
 // result page and the buyer's email show it with the order number as the reference.
-import { useEffect, useState } from "react";
 import type { BankTransferDetails } from "../../../shared/consumer-storefront.ts";
 import { callApi } from "../../lib/api.ts";
-import { useSettingsSave } from "./use-settings-save.tsx";
+import { useSettingsSave, useSettingsValue } from "./use-settings-save.tsx";
 
 const FIELDS: { name: keyof BankTransferDetails; label: string }[] = [
   { name: "bankName", label: "Bank Name" },
@@ -12,17 +11,11 @@ const FIELDS: { name: keyof BankTransferDetails; label: string }[] = [
 ];
 
 export function BankTransferForm() {
-  const [details, setDetails] = useState<BankTransferDetails>({
-    bankName: "",
-    accountName: "",
-    accountNumber: "",
-  });
+  const { value: details, setValue: setDetails, ready } = useSettingsValue<BankTransferDetails>(
+    "/api/settings/bank-transfer",
+    { bankName: "", accountName: "", accountNumber: "" },
+  );
   const { busy, save, message } = useSettingsSave();
-  useEffect(() => {
-    callApi<BankTransferDetails>("GET", "/api/settings/bank-transfer")
-      .then(setDetails)
-      .catch(console.error);
-  }, []);
 
   const submit = (e: Event) => {
     e.preventDefault();
@@ -44,12 +37,13 @@ export function BankTransferForm() {
             <input
               id={`ap-bank-${name}`}
               value={details[name]}
+              disabled={!ready}
               maxLength={200}
               onInput={(e) => setDetails({ ...details, [name]: e.currentTarget.value })}
             />
           </div>
         ))}
-        <button type="submit" class="btn" disabled={busy}>Save</button>
+        <button type="submit" class="btn" disabled={busy || !ready}>Save</button>
       </div>
       {message}
     </form>

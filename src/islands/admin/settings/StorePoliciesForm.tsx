@@ -1,7 +1,6 @@
 // Settings 'Store Policies': the Terms of Service, Privacy Policy and Refund Policy buyers read
 // before paying, and the company behind the shop. Plain text; the consumer footer links each page
 // once it has text, and shows the company once it has a name.
-import { useEffect, useState } from "react";
 import {
   type CompanyDetails,
   POLICY_PAGES,
@@ -9,7 +8,7 @@ import {
   type StorePolicies,
 } from "../../../shared/store-policies.ts";
 import { callApi } from "../../lib/api.ts";
-import { useSettingsSave } from "./use-settings-save.tsx";
+import { useSettingsSave, useSettingsValue } from "./use-settings-save.tsx";
 
 const COMPANY_FIELDS: { name: keyof CompanyDetails; label: string; type: string }[] = [
   { name: "name", label: "Company Name", type: "text" },
@@ -19,18 +18,16 @@ const COMPANY_FIELDS: { name: keyof CompanyDetails; label: string; type: string 
 ];
 
 export function StorePoliciesForm() {
-  const [policies, setPolicies] = useState<StorePolicies>({
-    terms: "",
-    privacy: "",
-    refunds: "",
-    company: { name: "", registrationNumber: "", address: "", email: "" },
-  });
+  const { value: policies, setValue: setPolicies, ready } = useSettingsValue<StorePolicies>(
+    "/api/settings/store-policies",
+    {
+      terms: "",
+      privacy: "",
+      refunds: "",
+      company: { name: "", registrationNumber: "", address: "", email: "" },
+    },
+  );
   const { busy, save, message } = useSettingsSave();
-  useEffect(() => {
-    callApi<StorePolicies>("GET", "/api/settings/store-policies")
-      .then(setPolicies)
-      .catch(console.error);
-  }, []);
 
   const setPolicy = (key: PolicyKey, text: string) => setPolicies({ ...policies, [key]: text });
   const setCompany = (name: keyof CompanyDetails, value: string) =>
@@ -69,6 +66,7 @@ export function StorePoliciesForm() {
             maxLength={30_000}
             aria-describedby="ap-policies-hint"
             value={policies[key]}
+            disabled={!ready}
             onInput={(e) => setPolicy(key, e.currentTarget.value)}
           />
         </div>
@@ -83,6 +81,7 @@ export function StorePoliciesForm() {
               id={`ap-company-${name}`}
               type={type}
               value={policies.company[name]}
+              disabled={!ready}
               maxLength={name === "address" ? 500 : 200}
               onInput={(e) => setCompany(name, e.currentTarget.value)}
             />
@@ -90,7 +89,7 @@ export function StorePoliciesForm() {
         ))}
       </div>
       <p>
-        <button type="submit" class="btn" disabled={busy}>Save</button>
+        <button type="submit" class="btn" disabled={busy || !ready}>Save</button>
       </p>
       {message}
     </form>
