@@ -30,6 +30,8 @@ const NOT_ADMIN: Record<string, string> = {
   "POST consumers/verify_id/mlbb.ts": "public: consumer top-up page",
   "POST consumers/verify_id/[game].ts": "public: consumer game pages",
   "POST consumers/order.ts": "public: a consumer finds an order by its number and billing email",
+  "GET consumers/order.ts":
+    "public: the result page finds the order of HitPay's payment reference, without its player",
   "GET settings.ts": "admins and resellers read fxRateMarkUp",
   "GET yahoo_finance/usd_sgd.ts": "admins and resellers read the exchange rate",
   "POST create_order.ts": "reseller: MooGold order",
