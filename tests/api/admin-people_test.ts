@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { format } from "date-fns";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import type { TestClient } from "../helpers/client.ts";
 import { signInAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { consumerAt, paymentBody } from "../helpers/consumer-payments.ts";
 import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
-import { ORDER_DATE_FORMAT } from "../../src/domain/orders/export.ts";
+import { formatBusinessDate } from "../../src/shared/business-time.ts";
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
@@ -249,8 +248,9 @@ Deno.test({
         assert.equal(
           dup.json.error,
           `This user was already added on ${
-            format(new Date(restricted.createdAt), ORDER_DATE_FORMAT)
+            formatBusinessDate(restricted.createdAt)
           } by Alice Admin`,
+          "the date in Singapore time, as the console shows it",
         );
         assert.equal(dup.json.createdAt, restricted.createdAt);
         for (const body of [{ userID: "", serverID: "1" }, { userID: "1" }]) {

@@ -1,17 +1,14 @@
 // Display rules of the order screens, the reseller's and the admin's (spec §3 Game item, §4 order
 // statuses, §9 date format).
-import { format } from "date-fns";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
-
-/** Spec §9 'd MMM yyyy, h:mm a'; `aaa` gives the example's lower-case "pm" ("5 Jan 2025, 3:04 pm"). */
-export const DATE_FORMAT = "d MMM yyyy, h:mm aaa";
+import { formatBusinessDate } from "../../shared/business-time.ts";
 
 /** Rows per page of the reseller's orders and balance history (spec §9). */
 export const RESELLER_PAGE_SIZE = 20;
 
-/** An ISO date as spec §9 shows it. */
+/** An ISO date as spec §9 shows it, in the business's time (the top bar says so). */
 export function formatDate(iso: string): string {
-  return format(new Date(iso), DATE_FORMAT);
+  return formatBusinessDate(iso);
 }
 
 /** Only new or pending orders can be refreshed (spec §4). */
