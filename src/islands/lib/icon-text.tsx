@@ -7,7 +7,8 @@ import {
   HourglassIcon,
   MonkeyIcon,
 } from "./icons.tsx";
-import { isWaitingStatus, statusLabel } from "./order-format.ts";
+import { isWaitingStatus } from "./order-format.ts";
+import { statusLabel } from "../../shared/order-status.ts";
 
 export interface WithGemProps {
   /** An item name; each word Diamonds in it becomes a gem icon labelled Diamonds. */

@@ -16,25 +16,6 @@ export function isOpenOrder(order: Pick<ResellerOrderDto, "status">): boolean {
   return order.status === "new" || order.status === "pending";
 }
 
-/** The words of spec §4's labels ('New ⏳' …); StatusLabel draws the symbol as an icon. */
-const STATUS_LABELS: Record<string, string> = {
-  successful: "Success",
-  pending: "Pending",
-  new: "New",
-  error: "Error",
-  "pending-customer-payment": "Pending Payment",
-  "payment-received-pending-disbursement": "Payment Received. Pending Processing",
-  cancelled: "Cancelled",
-  "payment-failed": "Payment Failed",
-  "payment-cancelled": "Payment Cancelled",
-  "payment-expired": "Payment Expired",
-};
-
-/** Spec §4 order statuses; any other status shows raw and counts as failed. */
-export function statusLabel(status: string): string {
-  return STATUS_LABELS[status] ?? status;
-}
-
 /** Statuses still waiting on someone (drawn with an hourglass): spec §4's new or pending ones. */
 export function isWaitingStatus(status: string): boolean {
   return status === "new" || status === "pending" || status === "pending-customer-payment" ||
