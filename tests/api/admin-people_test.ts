@@ -340,6 +340,14 @@ Deno.test({
           [...new Set(byAction.map((e) => e.action))].sort(),
           ["restricted_mlbb_user.create", "restricted_mlbb_user.delete"],
         );
+        // The Action filter takes the words the Audit view shows as well as the codes.
+        const byWords = await allAudit(root, "&action=Restricted%20user");
+        assert.deepEqual(byWords, byAction);
+        const removed = await allAudit(root, "&action=user%20removed");
+        assert.deepEqual(
+          [...new Set(removed.map((e) => e.action))],
+          ["restricted_mlbb_user.delete"],
+        );
         const byActor = await allAudit(root, "&actor=alice");
         assert.ok(byActor.length > 0 && byActor.every((e) => e.actorName === "Alice Admin"));
         const byTarget = await allAudit(root, `&target=${ids.staff}`);

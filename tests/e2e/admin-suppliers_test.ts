@@ -224,6 +224,24 @@ Deno.test({
         );
       });
 
+      await t.step("Audit reads each launch as words, its supplier by name", async () => {
+        await page.getByRole("navigation", { name: "Admin menu" })
+          .getByRole("button", { name: "Audit" }).click();
+        const audit = page.getByRole("region", { name: "Audit" });
+        await page.getByLabel("Action").fill("game launched");
+        // Newest first: this test's two launches, then the demo's own.
+        const rows = audit.getByRole("row").filter({ hasText: "Game launched" });
+        await rows.nth(1).waitFor();
+        assert.match(await rows.nth(0).innerText(), /supplier: MooGold\s+supplierName: Genshin/);
+        assert.match(await rows.nth(1).innerText(), /supplier: EliteDias\s+supplierName: hok/);
+        assert.doesNotMatch(
+          await audit.innerText(),
+          /elephant|monkey/,
+          "no code names on the admin's screens",
+        );
+        await saveScreenshot(page, "audit-launches-1280");
+      });
+
       await t.step("supplier failures show the spec's texts and launch nothing", async () => {
         await simControl(server.url, "elitedias", "failEndpoint", [
           "elitedias_games_data",
