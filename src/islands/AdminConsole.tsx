@@ -14,6 +14,7 @@ import OperationsView from "./admin/OperationsView.tsx";
 import OrdersView from "./admin/OrdersView.tsx";
 import { isSuperadminRank } from "../shared/admin-types.ts";
 import UsersView from "./admin/UsersView.tsx";
+import { TopbarEnd } from "./lib/TopbarEnd.tsx";
 
 export interface AdminConsoleProps {
   /** The signed-in admin's display name. */
@@ -85,7 +86,9 @@ export default function AdminConsole({ adminName, adminRank }: AdminConsoleProps
     <>
       <header class="topbar">
         <h1 class="brand">TopUp Admin</h1>
-        <span>Welcome {adminName}</span>
+        <TopbarEnd>
+          <span>Welcome {adminName}</span>
+        </TopbarEnd>
       </header>
       <div class={mobile ? "shell mobile" : "shell"}>
         <nav aria-label="Admin menu">

@@ -12,6 +12,7 @@ import { GameOrderView } from "./reseller/GameOrderView.tsx";
 import { GamesGrid } from "./reseller/GamesGrid.tsx";
 import { MlbbOrderView } from "./reseller/MlbbOrderView.tsx";
 import { OrdersView } from "./reseller/OrdersView.tsx";
+import { TopbarEnd } from "./lib/TopbarEnd.tsx";
 import "../styles/reseller.css";
 
 export interface ResellerHomeProps {
@@ -65,7 +66,9 @@ export default function ResellerHome({ resellerId, name, balance }: ResellerHome
           <span class="brand logo">TopUp</span> <span class="welcome">Welcome back,</span>{" "}
           <strong>{reseller.name}</strong>
         </h1>
-        <span class="rs-balance">Account Balance: {dollarsToDollarString(reseller.balance)}</span>
+        <TopbarEnd>
+          <span class="rs-balance">Account Balance: {dollarsToDollarString(reseller.balance)}</span>
+        </TopbarEnd>
       </header>
       <nav class="tabs" aria-label="Reseller menu">
         <MenuButtons items={MENU} current={view} onSelect={select} />

@@ -72,7 +72,13 @@ export default function TwoFactor({ username, qr, secret }: TwoFactorProps) {
           width={240}
           height={240}
         />
-        {secret && <p class="secret" aria-label="Secret key">{secret}</p>}
+        {secret && (
+          // Groups of four to read off and type; the gaps are margins, not spaces, so a copy of
+          // the secret is the secret alone.
+          <p class="secret" aria-label="Secret key">
+            {secret.match(/.{1,4}/g)!.map((group, i) => <span key={i}>{group}</span>)}
+          </p>
+        )}
         <div class="actions">
           <button class="btn" type="button" onClick={() => setStep("code")}>
             Done

@@ -3,7 +3,6 @@
 // payments are settled once and audited, and both exports open in exceljs with the spec's columns.
 import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
-import { format } from "date-fns";
 import { sql } from "kysely";
 import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -12,6 +11,7 @@ import { signInAdmin, signInDemoAdmin, signInDemoReseller } from "../helpers/ses
 import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import { findResellerByEmail } from "../../src/db/repositories/resellers.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
+import { businessWallClock, formatBusinessDate } from "../../src/shared/business-time.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
@@ -329,7 +329,7 @@ Deno.test({
           assert.equal(response.status, 200, new TextDecoder().decode(bytes));
           assert.equal(
             response.headers.get("content-disposition"),
-            `attachment; filename="orders-${format(new Date(), "yyyy-MM-dd")}.xlsx"`,
+            `attachment; filename="orders-${formatBusinessDate(new Date(), "yyyy-MM-dd")}.xlsx"`,
           );
           const sheet = await openSheet(bytes);
           assert.deepEqual(rowValues(sheet, 1), ADMIN_HEADER);
@@ -337,7 +337,7 @@ Deno.test({
           const zed = resellerOrder(ZED[0], reseller);
           assert.deepEqual(rowValues(sheet, 2), [
             zed.id,
-            format(zed.created_at as Date, "d MMM yyyy, h:mm aaa"),
+            businessWallClock(zed.created_at as Date),
             "Mobile Legends",
             "mlbb",
             zed.user_name,
@@ -350,7 +350,7 @@ Deno.test({
             reseller.name,
             1008,
             1006.48,
-            "successful",
+            "Success",
           ]);
 
           const consumers = await openSheet(

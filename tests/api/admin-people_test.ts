@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { format } from "date-fns";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import type { TestClient } from "../helpers/client.ts";
 import { signInAdmin, signInDemoReseller } from "../helpers/sessions.ts";
 import { consumerAt, paymentBody } from "../helpers/consumer-payments.ts";
 import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
-import { ORDER_DATE_FORMAT } from "../../src/domain/orders/export.ts";
+import { formatBusinessDate } from "../../src/shared/business-time.ts";
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
@@ -249,8 +248,9 @@ Deno.test({
         assert.equal(
           dup.json.error,
           `This user was already added on ${
-            format(new Date(restricted.createdAt), ORDER_DATE_FORMAT)
+            formatBusinessDate(restricted.createdAt)
           } by Alice Admin`,
+          "the date in Singapore time, as the console shows it",
         );
         assert.equal(dup.json.createdAt, restricted.createdAt);
         for (const body of [{ userID: "", serverID: "1" }, { userID: "1" }]) {
@@ -339,6 +339,14 @@ Deno.test({
         assert.deepEqual(
           [...new Set(byAction.map((e) => e.action))].sort(),
           ["restricted_mlbb_user.create", "restricted_mlbb_user.delete"],
+        );
+        // The Action filter takes the words the Audit view shows as well as the codes.
+        const byWords = await allAudit(root, "&action=Restricted%20user");
+        assert.deepEqual(byWords, byAction);
+        const removed = await allAudit(root, "&action=user%20removed");
+        assert.deepEqual(
+          [...new Set(removed.map((e) => e.action))],
+          ["restricted_mlbb_user.delete"],
         );
         const byActor = await allAudit(root, "&actor=alice");
         assert.ok(byActor.length > 0 && byActor.every((e) => e.actorName === "Alice Admin"));

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
-import { format } from "date-fns";
 import { createTestDatabase, type TestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { TestClient } from "../helpers/client.ts";
@@ -9,7 +8,8 @@ import { DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts
 import { findResellerByEmail } from "../../src/db/repositories/resellers.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
 import type { OrderExportRow } from "../../src/db/repositories/orders-export.ts";
-import { writeOrdersWorkbook } from "../../src/domain/orders/export.ts";
+import { ORDER_DATE_CELL_FORMAT, writeOrdersWorkbook } from "../../src/domain/orders/export.ts";
+import { formatBusinessDate } from "../../src/shared/business-time.ts";
 import { Writable } from "node:stream";
 import { createTestReseller } from "../helpers/resellers.ts";
 
@@ -116,7 +116,7 @@ Deno.test({
     try {
       const reseller = await signInDemoReseller(server.url);
 
-      await t.step("the download is an attachment named orders-<date>.xlsx", async () => {
+      await t.step("the download is an attachment named orders-<Singapore date>.xlsx", async () => {
         const { response, bytes } = await download(reseller, demo.id);
         assert.equal(response.status, 200, new TextDecoder().decode(bytes));
         assert.equal(
@@ -125,7 +125,7 @@ Deno.test({
         );
         assert.equal(
           response.headers.get("content-disposition"),
-          `attachment; filename="orders-${format(new Date(), "yyyy-MM-dd")}.xlsx"`,
+          `attachment; filename="orders-${formatBusinessDate(new Date(), "yyyy-MM-dd")}.xlsx"`,
         );
         const workbook = await readSheet(bytes);
         assert.deepEqual(workbook.worksheets.map((s) => s.name), ["Orders"]);
@@ -138,10 +138,12 @@ Deno.test({
         assert.deepEqual(ids, expectedIds, "newest first, ties by id, across batch boundaries");
 
         // Order 3 is the newest: the latest second and the most microseconds within it.
+        // Dates are date cells holding Singapore's wall clock (a spreadsheet's dates have no
+        // zone; 10:00 UTC is 6 pm there), statuses the words the Orders screen shows.
         const newest = order(3, demo);
         assert.deepEqual(rowValues(sheet, 2), [
           newest.id,
-          format(new Date(newest.created_at as string), "d MMM yyyy, h:mm aaa"),
+          new Date("2025-03-01T18:00:00Z"),
           "Mobile Legends",
           "mlbb_special",
           "Player 3",
@@ -151,9 +153,14 @@ Deno.test({
           1.55,
           10003,
           10001.48,
-          "new",
+          "New",
         ]);
-        assert.match(String(sheet.getRow(2).getCell(2).value), /^1 Mar 2025, \d{1,2}:00 (am|pm)$/);
+        assert.equal(sheet.getRow(2).getCell(2).numFmt, ORDER_DATE_CELL_FORMAT);
+        assert.equal(ORDER_DATE_CELL_FORMAT, 'd mmm yyyy, h:mm AM/PM "SGT"');
+        assert.deepEqual(
+          ids.slice(0, 4).map((_, i) => sheet.getRow(i + 2).getCell(12).value),
+          ["New", "Error", "Pending", "Success"],
+        );
         assert.equal(sheet.getRow(2).getCell(9).numFmt, "#,##0.00");
         const noBalance = ids.indexOf(order(7, demo).id) + 2;
         assert.equal(sheet.getRow(noBalance).getCell(10).value, null, "unknown balance: empty");

@@ -16,6 +16,7 @@ import {
 import { ConflictError, ValidationError } from "../../src/domain/errors.ts";
 import { retryFailedJobAsOperator } from "../../src/domain/admin/failed-jobs.ts";
 import { operationsStatus } from "../../src/domain/operations/status.ts";
+import { formatBusinessDate } from "../../src/shared/business-time.ts";
 
 const backend = testBackend();
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -145,6 +146,17 @@ Deno.test({
         await alertMails(db, UNREADABLE),
         ["ann@test.example", "bob@test.example"],
         "once an hour, not once per check",
+      );
+      const lastRead = await db.selectFrom("supplier_balance_readings").select("read_at")
+        .where("vendor", "=", "moogold").orderBy("read_at", "desc").executeTakeFirstOrThrow();
+      const mail = await db.selectFrom("jobs").select("payload").where("kind", "=", SEND_MAIL_JOB)
+        .orderBy("id", "desc").executeTakeFirstOrThrow();
+      assert.match(
+        String(mail.payload.text),
+        new RegExp(
+          `It was last read at ${formatBusinessDate(lastRead.read_at)} \\(Singapore time\\)\\.`,
+        ),
+        "the time as the consoles show it, in the business's zone",
       );
 
       sim.moogold.knobs.errorRate = 0;

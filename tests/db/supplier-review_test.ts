@@ -111,6 +111,12 @@ Deno.test({
             assert.ok(row.review_since);
             assert.equal(await balanceOf(db, reseller), 4 * cents, "no money moved");
             assert.equal(await mailsAbout(db, id), 1, "admins are told once");
+            const mail = await db.selectFrom("jobs").select("payload")
+              .where("kind", "=", SEND_MAIL_JOB).orderBy("id", "desc").executeTakeFirstOrThrow();
+            for (const body of [mail.payload.text, mail.payload.html]) {
+              assert.match(String(body), /\(PUBG Mobile, .+, EliteDias\) needs an operator/);
+              assert.doesNotMatch(String(body), /elephant/, "the supplier's own name, not ours");
+            }
             const queue = await listReviewQueue(db);
             const listed = queue.find((o) => o.id === id);
             assert.ok(listed, "listed in Needs review");

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { gotoHydrated, launchBrowser, waitForIslands } from "../helpers/browser.ts";
+import {
+  gotoHydrated,
+  launchBrowser,
+  pageOverflow,
+  saveScreenshot,
+  waitForIslands,
+} from "../helpers/browser.ts";
 import { generateTotpCode } from "../../src/domain/auth/totp.ts";
 import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
 
@@ -33,6 +39,33 @@ Deno.test({
       assert.match(await page.locator("body").innerText(), /screenshot/i);
       const secret = (await page.getByLabel("Secret key").innerText()).trim();
       assert.match(secret, /^[A-Z2-7]{32}$/);
+      // Shown in groups of four, to be read off and typed; selected and copied, it is one word.
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        const groups = await page.getByLabel("Secret key").evaluate((el) => {
+          const boxes = [...el.children].map((child) => child.getBoundingClientRect());
+          const gaps = boxes.slice(1).map((box, i) =>
+            box.top === boxes[i].top ? box.left - boxes[i].right : null
+          );
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          getSelection()!.removeAllRanges();
+          getSelection()!.addRange(range);
+          return {
+            texts: [...el.children].map((child) => child.textContent),
+            gaps,
+            selected: getSelection()!.toString(),
+          };
+        });
+        assert.deepEqual(groups.texts, secret.match(/.{4}/g), `${width} px`);
+        assert.ok(
+          groups.gaps.every((gap) => gap === null || gap >= 4),
+          `a visible gap between groups: ${groups.gaps}`,
+        );
+        assert.equal(groups.selected, secret, "a copy holds the secret alone");
+        assert.equal(await pageOverflow(page), 0);
+        await saveScreenshot(page, `two-factor-setup-${width}`);
+      }
 
       await page.getByRole("button", { name: "Done" }).click();
       await page.getByRole("button", { name: "Back to QR Code" }).click();

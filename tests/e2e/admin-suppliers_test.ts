@@ -3,7 +3,13 @@ import type { Page } from "playwright-core";
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { simControl } from "../helpers/sessions.ts";
-import { launchBrowser, signInDemoAdminInBrowser, waitForIslands } from "../helpers/browser.ts";
+import {
+  launchBrowser,
+  pageOverflow,
+  saveScreenshot,
+  signInDemoAdminInBrowser,
+  waitForIslands,
+} from "../helpers/browser.ts";
 import { DEMO_RESELLER } from "../../src/domain/auth/bootstrap.ts";
 import { ELITEDIAS_CATALOGUE } from "../../src/integrations/elitedias/catalogue.ts";
 import { MOOGOLD_CATALOGUE } from "../../src/integrations/moogold/catalogue.ts";
@@ -113,7 +119,15 @@ Deno.test({
         const supplierName = page.getByLabel("Supplier Name");
         assert.equal(await supplierName.inputValue(), "hok");
         assert.equal(await supplierName.getAttribute("readonly"), "");
-        await page.getByLabel("Name", { exact: true }).fill("Honor of Kings");
+        // Name starts as the supplier's name for the game, so the first Launch Game! succeeds.
+        const name = page.getByLabel("Name", { exact: true });
+        assert.equal(await name.inputValue(), "Honor of Kings");
+        for (const width of [375, 1280]) {
+          await page.setViewportSize({ width, height: 900 });
+          await name.scrollIntoViewIfNeeded();
+          assert.equal(await pageOverflow(page), 0, `at ${width} px`);
+          await saveScreenshot(page, `launch-form-${width}`);
+        }
         await page.getByLabel("Tagline").fill("Tokens in seconds");
         await page.getByLabel("Consumer Markup %").fill("8.8");
         await page.getByLabel("Reseller Markup %").fill("5");
@@ -147,7 +161,9 @@ Deno.test({
 
           await page.getByRole("button", { name: "Launch this Game" }).click();
           assert.equal(await page.getByLabel("Supplier Name").inputValue(), GENSHIN.name);
-          await page.getByLabel("Name", { exact: true }).fill("Genshin Impact (MooGold)");
+          const name = page.getByLabel("Name", { exact: true });
+          assert.equal(await name.inputValue(), GENSHIN.name, "the product's title");
+          await name.fill("Genshin Impact (MooGold)");
           await page.getByLabel("Game Currency").fill("Genesis Crystals");
           await page.getByLabel("Consumer Markup %").fill("10");
           await page.getByLabel("Set % for individual resellers").check();
@@ -206,6 +222,24 @@ Deno.test({
             +v.price,
           ]),
         );
+      });
+
+      await t.step("Audit reads each launch as words, its supplier by name", async () => {
+        await page.getByRole("navigation", { name: "Admin menu" })
+          .getByRole("button", { name: "Audit" }).click();
+        const audit = page.getByRole("region", { name: "Audit" });
+        await page.getByLabel("Action").fill("game launched");
+        // Newest first: this test's two launches, then the demo's own.
+        const rows = audit.getByRole("row").filter({ hasText: "Game launched" });
+        await rows.nth(1).waitFor();
+        assert.match(await rows.nth(0).innerText(), /supplier: MooGold\s+supplierName: Genshin/);
+        assert.match(await rows.nth(1).innerText(), /supplier: EliteDias\s+supplierName: hok/);
+        assert.doesNotMatch(
+          await audit.innerText(),
+          /elephant|monkey/,
+          "no code names on the admin's screens",
+        );
+        await saveScreenshot(page, "audit-launches-1280");
       });
 
       await t.step("supplier failures show the spec's texts and launch nothing", async () => {

@@ -302,20 +302,25 @@ Deno.test({
       // Each of those actions is in the superadmin's Audit view, by the demo admin.
       await page.getByRole("button", { name: "Audit" }).click();
       const audit = page.getByRole("region", { name: "Audit" });
+      // Each action reads as words, its code under them; the filter takes either.
       for (
-        const action of [
-          "reseller.create",
-          "reseller.top_up",
-          "reseller.deduct",
-          "reseller.update",
-          "reseller.delete",
-          "consumer.delete",
+        const [action, words] of [
+          ["reseller.create", "Reseller created"],
+          ["reseller.top_up", "Balance topped up"],
+          ["reseller.deduct", "Balance deducted"],
+          ["reseller.update", "Reseller changed"],
+          ["reseller.delete", "Reseller deleted"],
+          ["consumer.delete", "Consumer deleted"],
         ]
       ) {
-        await page.getByLabel("Action").fill(action);
+        await page.getByLabel("Action").fill(words);
         const row = audit.getByRole("row").filter({ hasText: action }).first();
         await row.waitFor();
         assert.match(await row.innerText(), /Demo Admin/, action);
+        assert.equal(
+          (await row.locator("td").nth(2).innerText()).replace(/\s+/g, " ").trim(),
+          `${words} ${action}`,
+        );
         // One field a line, never JSON; the target's type and id each whole on one line.
         assert.doesNotMatch(await row.locator("td").last().innerText(), /[{}[\]"]/, action);
         const target = await row.locator("td").nth(3).evaluate((cell) =>

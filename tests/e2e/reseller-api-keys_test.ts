@@ -1,7 +1,8 @@
-// Issue 11 in the browser: a reseller creates a key on My Account (its secret shown once), the
-// key works on /api/v1, the reseller revokes it and it stops working; an admin revokes one key,
-// then all the others at once (issue 21). Screenshots at 375 and 1280 px go to SCREENS_DIR when
-// set. The reference page has its own test (reseller-api-reference_test.ts).
+// Issue 11 in the browser: a reseller creates a key on My Account (its secret shown once, with a
+// Copy button that puts it on the clipboard), the key works on /api/v1, the reseller revokes it and
+// it stops working; an admin revokes one key, then all the others at once (issue 21). Screenshots
+// at 375 and 1280 px go to SCREENS_DIR when set. The reference page has its own test
+// (reseller-api-reference_test.ts).
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createTestDatabase } from "../helpers/backends.ts";
@@ -44,6 +45,15 @@ Deno.test({
       await keys.getByText("Copy this key now: it will not be shown again.").waitFor();
       const secret = (await keys.locator(".rs-secret").innerText()).trim();
       assert.match(secret, /^tk_live_/);
+      // Copy puts the key on the clipboard and says so; the keyboard works it too.
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
+        origin: server.url,
+      });
+      const copy = keys.getByRole("button", { name: "Copy key" });
+      await copy.focus();
+      await page.keyboard.press("Enter");
+      await keys.getByRole("status").getByText("Copied", { exact: true }).waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
       const row = keys.locator("tbody tr");
       await row.first().waitFor();
       assert.equal(await row.count(), 1);

@@ -97,3 +97,16 @@ Deno.test("[audit] a reseller's edit: each markup and field on its own line, no 
   ]);
   assertNoJson(lines);
 });
+
+Deno.test("[audit] a supplier is named as its operators know it, not by the spec's code name", () => {
+  const launched = { name: "Honor of Kings", supplier: "elephant", supplierName: "hok" };
+  assert.deepEqual(auditChangeLines(null, launched), [
+    "name: Honor of Kings",
+    "supplier: EliteDias",
+    "supplierName: hok",
+  ]);
+  assert.deepEqual(
+    auditChangeLines({ ...launched, supplier: "others" }, { ...launched, supplier: "monkey" }),
+    ["supplier: others → MooGold"],
+  );
+});

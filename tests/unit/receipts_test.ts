@@ -13,7 +13,8 @@ const ORDER: ReceiptOrder = {
   paymentProvider: "hitpay",
   customerName: `Ana "Q" O'Neil & Co`,
   email: "ana@example.com",
-  createdAt: new Date(2025, 0, 5, 15, 4),
+  // 3:04 pm in Singapore, whatever the zone of the server that sends the mail.
+  createdAt: new Date("2025-01-05T07:04:00Z"),
 };
 const LINKS = { orderPageUrl: "https://shop.example.com/consumers/order?id=c0a8&x=<y>" };
 
@@ -27,7 +28,7 @@ Deno.test("[receipts] the paid receipt goes to the billing email with every orde
       "Thank you for your purchase.",
       `Order Number: ${ORDER.id}`,
       "Order Status: Payment Received. Pending Processing",
-      "Date: 5 Jan 2025, 3:04 pm",
+      "Date: 5 Jan 2025, 3:04 pm (Singapore time)",
       "Game: Mobile Legends",
       "Item: 86 Diamonds",
       "User Name: <script>alert(1)</script>",

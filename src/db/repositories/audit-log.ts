@@ -38,8 +38,10 @@ const TARGET_TEXT = sql<string>`coalesce(target_type, '') || E'\n' || coalesce(t
 export interface AuditFilter {
   /** The actor's name or id. */
   actor?: string;
-  /** The action, e.g. "admin.delete". */
+  /** The action's code, e.g. "admin.delete". */
   action?: string;
+  /** Codes that match too (those whose words hold the filter's text). */
+  actionCodes?: string[];
   /** The target's type or id. */
   target?: string;
   /** Only rows at or after this time. */
@@ -54,7 +56,15 @@ export async function listAuditRows(
 ): Promise<{ rows: AuditLogRow[]; total: number }> {
   let q = db.selectFrom("audit_log");
   if (filter.actor) q = q.where(ACTOR_TEXT, "ilike", containsPattern(filter.actor));
-  if (filter.action) q = q.where("action", "ilike", containsPattern(filter.action));
+  if (filter.action) {
+    const pattern = containsPattern(filter.action);
+    const codes = filter.actionCodes ?? [];
+    q = q.where((eb) =>
+      codes.length
+        ? eb.or([eb("action", "ilike", pattern), eb("action", "in", codes)])
+        : eb("action", "ilike", pattern)
+    );
+  }
   if (filter.target) q = q.where(TARGET_TEXT, "ilike", containsPattern(filter.target));
   if (filter.since) q = q.where("at", ">=", filter.since);
   const [rows, count] = await Promise.all([

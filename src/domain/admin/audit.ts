@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.ts";
 import { type AuditFilter, listAuditRows } from "../../db/repositories/audit-log.ts";
 import type { AuditLogRow } from "../../db/schema.ts";
 import { type AuditEntryDto, type AuditPage, isSuperadminRank } from "../../shared/admin-types.ts";
+import { auditActionsWorded } from "../../shared/audit-actions.ts";
 import { ForbiddenError } from "../errors.ts";
 import type { PublicAdmin } from "../auth/users.ts";
 
@@ -34,7 +35,10 @@ export function assertCanReadAudit(admin: PublicAdmin): void {
   }
 }
 
-/** One page (from 1) of audit rows matching `filter`, newest first, for a superadmin. */
+/**
+ * One page (from 1) of audit rows matching `filter`, newest first, for a superadmin; the action
+ * filter matches an action's code or the words the Audit view shows for it.
+ */
 export async function readAuditPage(
   db: Db,
   admin: PublicAdmin,
@@ -42,7 +46,8 @@ export async function readAuditPage(
   page: number,
 ): Promise<AuditPage> {
   assertCanReadAudit(admin);
-  const { rows, total } = await listAuditRows(db, filter, {
+  const worded = filter.action ? auditActionsWorded(filter.action) : [];
+  const { rows, total } = await listAuditRows(db, { ...filter, actionCodes: worded }, {
     limit: AUDIT_PAGE_SIZE,
     offset: (page - 1) * AUDIT_PAGE_SIZE,
   });

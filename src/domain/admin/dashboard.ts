@@ -28,14 +28,15 @@ import type { PeriodicTask } from "../jobs.ts";
 import { readAlertSettings } from "../operations/alert-settings.ts";
 import { supplierBalances } from "../operations/balances.ts";
 import { centsToDollars, decimalToNearestCents } from "../money.ts";
+import { BUSINESS_UTC_OFFSET_HOURS, formatBusinessDate } from "../../shared/business-time.ts";
 
 /**
  * Orders before this are never counted (spec §9: "on or after 4 Apr 2025"). The business sells in
- * SGD, so the day starts at midnight Singapore time (UTC+8, no daylight saving).
+ * SGD, so the day starts at midnight Singapore time (UTC+8, no daylight saving), the clock of every
+ * date the consoles show (src/shared/business-time.ts): the charts' days start at its midnight and
+ * are labelled in it.
  */
 export const LIFETIME_START = new Date("2025-04-04T00:00:00+08:00");
-/** Singapore's offset from UTC: the charts' days start at its midnight and are labelled in it. */
-export const BUSINESS_UTC_OFFSET_HOURS = 8;
 /** Settings key of the exclusion lists. */
 export const DASHBOARD_EXCLUSIONS_KEY = "dashboardExclusions";
 
@@ -153,21 +154,13 @@ export function figuresOf(sums: OrderSums): DashboardFigures {
 }
 
 const NO_ORDERS: OrderSums = { orders: 0, amountCents: "0", cost: "0" };
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** The business-time calendar fields of an instant (Singapore has a fixed offset). */
-function businessTime(at: Date): Date {
-  return new Date(at.getTime() + BUSINESS_UTC_OFFSET_HOURS * HOUR_MS);
-}
 
 function dayLabel(start: Date): string {
-  const t = businessTime(start);
-  return `${t.getUTCDate()} ${MONTHS[t.getUTCMonth()]}`;
+  return formatBusinessDate(start, "d MMM");
 }
 
 function hourLabel(start: Date): string {
-  const h = businessTime(start).getUTCHours();
-  return `${h % 12 || 12} ${h < 12 ? "am" : "pm"}`;
+  return formatBusinessDate(start, "h aaa");
 }
 
 /**

@@ -2,10 +2,9 @@
 // Plain text for every mail client, and simple HTML in which every value is escaped: names,
 // nicknames and item names come from buyers and suppliers.
 
-import { format } from "date-fns";
 import { escapeHtml } from "../../shared/html.ts";
 import { centsToDollarString } from "../money.ts";
-import { ORDER_DATE_FORMAT } from "../orders/export.ts";
+import { formatBusinessDate } from "../../shared/business-time.ts";
 import type { MailMessage } from "./outbox.ts";
 import {
   BANK_TRANSFER_TEXTS,
@@ -91,7 +90,7 @@ function orderMail(
   const rows: [string, string][] = [
     ["Order Number", order.id],
     ["Order Status", consumerStatusLabel(order.status)],
-    ["Date", format(order.createdAt, ORDER_DATE_FORMAT)],
+    ["Date", `${formatBusinessDate(order.createdAt)} (Singapore time)`],
     ["Game", order.game],
     ["Item", order.item],
     ["User Name", order.userName],

@@ -25,6 +25,7 @@ import { ORDER_JOB_KINDS } from "../orders/jobs.ts";
 import { REVIEWABLE_STATUSES } from "../orders/review.ts";
 import type { AlertSettings } from "./alert-settings.ts";
 import { type BalanceReading, VENDORS } from "./balances.ts";
+import { formatBusinessDate } from "../../shared/business-time.ts";
 
 /** The quiet time after a condition's alert: at most one alert per condition per hour. */
 export const ALERT_QUIET_MINUTES = 60;
@@ -106,7 +107,9 @@ async function unreadableBalanceAlerts(db: Db, readings: BalanceReading[]): Prom
       subject: `${vendor.name} balance cannot be read`,
       lines: [
         `Reading the prepaid balance at ${vendor.name} failed: ${reading.error}.`,
-        lastRead ? `It was last read at ${lastRead.toISOString()}.` : "It has never been read.",
+        lastRead
+          ? `It was last read at ${formatBusinessDate(lastRead)} (Singapore time).`
+          : "It has never been read.",
         `The same credentials and address send the orders: check ${vendor.name}'s API key and ` +
         "that its service answers, then Admin → Operations shows the next reading.",
         OPERATIONS_HINT,

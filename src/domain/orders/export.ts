@@ -1,13 +1,15 @@
 // The orders spreadsheets, the reseller's (spec §7 Reseller: Export) and the admin's (spec §9 admin
-// columns), with the §9 file name and date format, streamed: rows go from keyset batches through exceljs' streaming writer into the output as they
-// are read, so an export of any size holds one batch and the compressor's window in memory.
+// columns), with the §9 file name, streamed: rows go from keyset batches through exceljs' streaming
+// writer into the output as they are read, so an export of any size holds one batch and the
+// compressor's window in memory. A sheet is read as the screens are: dates are date cells in the
+// business's time (src/shared/business-time.ts), so they sort and filter as dates, and statuses
+// are the words the Orders screens show.
 
 import { once } from "node:events";
 import { PassThrough, Readable, type Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { setImmediate } from "node:timers/promises";
 import ExcelJS from "exceljs";
-import { format } from "date-fns";
 import type { Db } from "../../db/client.ts";
 import { type OrderExportRow, readOrderBatches } from "../../db/repositories/orders-export.ts";
 import { countOrders, type OrderFilter } from "../../db/repositories/orders.ts";
@@ -16,6 +18,8 @@ import { countOrders, type OrderFilter } from "../../db/repositories/orders.ts";
 export type { OrderFilter };
 import { centsMinusDecimalString, centsToDollars } from "../money.ts";
 import { logger } from "../../observability/log.ts";
+import { businessWallClock, formatBusinessDate } from "../../shared/business-time.ts";
+import { statusLabel } from "../../shared/order-status.ts";
 
 /** The file's name before the date; spec §9 only says "a fixed prefix". */
 export const ORDERS_EXPORT_PREFIX = "orders";
@@ -23,9 +27,11 @@ export const ORDERS_EXPORT_PREFIX = "orders";
 /** The sheet's one name (spec §7). */
 export const ORDERS_SHEET = "Orders";
 
-/** Spec §9's display format 'd MMM yyyy, h:mm a', example "5 Jan 2025, 3:04 pm": the example's
- * lower-case "pm" is date-fns' `aaa` (its `a` prints "PM"). Times are in the server's TZ. */
-export const ORDER_DATE_FORMAT = "d MMM yyyy, h:mm aaa";
+/**
+ * The Date column's number format: spec §9's 'd MMM yyyy, h:mm a' in a spreadsheet's terms, naming
+ * the zone, as a date cell carries none ("5 Jan 2025, 3:04 PM SGT").
+ */
+export const ORDER_DATE_CELL_FORMAT = 'd mmm yyyy, h:mm AM/PM "SGT"';
 
 const MONEY_FORMAT = "#,##0.00";
 
@@ -42,7 +48,7 @@ interface SheetColumn {
 /** What one export writes: its columns, in the spec's order, and each order's cells. */
 export interface OrdersSheetLayout {
   columns: readonly SheetColumn[];
-  cells: (order: OrderExportRow) => (string | number | null)[];
+  cells: (order: OrderExportRow) => (string | number | Date | null)[];
 }
 
 const money = (header: string, width: number): SheetColumn => ({
@@ -57,7 +63,7 @@ const dollars = (cents: number | null) => cents === null ? null : centsToDollars
 export const RESELLER_ORDERS_SHEET: OrdersSheetLayout = {
   columns: [
     { header: "Order ID", width: 26 },
-    { header: "Date", width: 22 },
+    { header: "Date", width: 26, style: { numFmt: ORDER_DATE_CELL_FORMAT } },
     { header: "Game", width: 22 },
     { header: "Package", width: 18 },
     { header: "User Name", width: 20 },
@@ -71,7 +77,7 @@ export const RESELLER_ORDERS_SHEET: OrdersSheetLayout = {
   ],
   cells: (order) => [
     order.id,
-    format(order.created_at, ORDER_DATE_FORMAT),
+    businessWallClock(order.created_at),
     order.game,
     order.package,
     order.user_name,
@@ -81,7 +87,7 @@ export const RESELLER_ORDERS_SHEET: OrdersSheetLayout = {
     centsToDollars(order.amount_cents),
     dollars(order.old_balance_cents),
     dollars(order.new_balance_cents),
-    order.status,
+    statusLabel(order.status),
   ],
 };
 
@@ -106,9 +112,9 @@ export const ADMIN_ORDERS_SHEET: OrdersSheetLayout = {
   },
 };
 
-/** The download's file name, e.g. "orders-2025-01-05.xlsx". */
+/** The download's file name, e.g. "orders-2025-01-05.xlsx": the day in Singapore. */
 export function ordersExportFileName(date: Date): string {
-  return `${ORDERS_EXPORT_PREFIX}-${format(date, "yyyy-MM-dd")}.xlsx`;
+  return `${ORDERS_EXPORT_PREFIX}-${formatBusinessDate(date, "yyyy-MM-dd")}.xlsx`;
 }
 
 /** The parts of exceljs 4's streaming worksheet that show how far the compressor is behind. */

@@ -1,6 +1,5 @@
 // Spec §2 Settings › 'Restricted Users for mlbb Package', §5: accounts that always get the
 // mlbb_special package when both checks pass (the choice itself is in verification.ts).
-import { format } from "date-fns";
 import type { Db } from "../../db/client.ts";
 import {
   deleteRestrictedMlbbUser,
@@ -12,7 +11,7 @@ import { insertAudit } from "../../db/repositories/audit-log.ts";
 import type { RestrictedMlbbUserRow } from "../../db/schema.ts";
 import { restrictedDuplicateMessage, type RestrictedUserDto } from "../../shared/admin-types.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
-import { ORDER_DATE_FORMAT } from "./export.ts";
+import { formatBusinessDate } from "../../shared/business-time.ts";
 import type { PublicAdmin } from "../auth/users.ts";
 
 function present(row: RestrictedMlbbUserRow): RestrictedUserDto {
@@ -65,7 +64,7 @@ export async function addRestrictedUser(
   const existing = await findRestrictedMlbbUser(db, userId, serverId);
   if (!existing) throw new ConflictError("This user was just removed, please try again");
   throw new ConflictError(
-    restrictedDuplicateMessage(format(existing.created_at, ORDER_DATE_FORMAT), existing.created_by),
+    restrictedDuplicateMessage(formatBusinessDate(existing.created_at), existing.created_by),
     { createdAt: existing.created_at.toISOString(), createdBy: existing.created_by },
   );
 }

@@ -10,6 +10,7 @@ import { listAdmins } from "../../db/repositories/admins.ts";
 import { flagOrderForReview } from "../../db/repositories/orders.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
+import { supplierDisplayName } from "../../shared/supplier-games.ts";
 
 /** Where an order in review can still be: sent or waiting to be, not yet delivered or failed. */
 export const REVIEWABLE_STATUSES = ["new", "pending", PAYMENT_RECEIVED] as const;
@@ -27,8 +28,9 @@ export async function sendOrderToReview(db: Db, orderId: string, reason: string)
     const order = await flagOrderForReview(trx, orderId, REVIEWABLE_STATUSES, reason);
     if (!order) return;
     const subject = `Order ${order.id} needs review`;
+    const supplier = supplierDisplayName(order.supplier);
     const lines = [
-      `Order ${order.id} (${order.game}, ${order.item}, ${order.supplier}) needs an operator.`,
+      `Order ${order.id} (${order.game}, ${order.item}, ${supplier}) needs an operator.`,
       reason,
       "Nothing is sent to the supplier again and no money moves until it is resolved in " +
       "Admin → Orders → Needs review: mark it delivered with the supplier's order id, refund it, " +

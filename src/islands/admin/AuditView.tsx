@@ -6,6 +6,7 @@ import { ApiError, callApi } from "../lib/api.ts";
 import { Pagination } from "../lib/Pagination.tsx";
 import { formatDate } from "../lib/order-format.ts";
 import { auditChangeLines } from "../lib/audit-changes.ts";
+import { auditActionLabel } from "../../shared/audit-actions.ts";
 import { errorText } from "./games/draft.ts";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
@@ -34,6 +35,16 @@ function Change({ entry }: { entry: AuditEntryDto }) {
   );
 }
 
+/** What happened, in words, with the action's code (what the CLI's --action takes) under it. */
+function Action({ action }: { action: string }) {
+  return (
+    <>
+      {auditActionLabel(action)}
+      <code class="ap-action-code">{action}</code>
+    </>
+  );
+}
+
 function target(e: AuditEntryDto) {
   return (
     <>
@@ -51,7 +62,10 @@ function AuditCards({ entries }: { entries: AuditEntryDto[] }) {
         <li key={e.id} class="panel">
           <p class="muted">{formatDate(e.at)} · {e.actorName || e.actorId || e.actorType}</p>
           <p>
-            <strong>{e.action}</strong> <span class="ap-wrap">{target(e)}</span>
+            <strong>
+              <Action action={e.action} />
+            </strong>{" "}
+            <span class="ap-wrap">{target(e)}</span>
           </p>
           <Change entry={e} />
         </li>
@@ -128,7 +142,9 @@ export default function AuditView({ mobile }: AuditViewProps) {
                   <tr key={e.id}>
                     <td class="ap-nowrap">{formatDate(e.at)}</td>
                     <td>{e.actorName || e.actorId || e.actorType}</td>
-                    <td class="ap-nowrap">{e.action}</td>
+                    <td class="ap-action">
+                      <Action action={e.action} />
+                    </td>
                     <td class="ap-target">{target(e)}</td>
                     <td>
                       <Change entry={e} />

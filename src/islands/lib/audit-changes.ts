@@ -1,7 +1,9 @@
 // An audit row's change as lines a person reads (issue 27 item 15): one changed field a line,
 // "name: old → new", nested fields by their path ("packages › mlbb › markupConsumer: 5 → 6"),
 // never JSON. Entries of a list are named by their own name where they have one, so a package or
-// item keeps its label when the list is reordered.
+// item keeps its label when the list is reordered. A supplier is named as its operators know it
+// ("EliteDias"), not by the spec's code name ("elephant").
+import { supplierDisplayName } from "../../shared/supplier-games.ts";
 
 type Fields = Record<string, unknown>;
 
@@ -72,9 +74,13 @@ function compare(path: string[], was: unknown, is: unknown, lines: string[]): vo
     }
     return;
   }
-  if (was === undefined) lines.push(`${label}: ${shown(is)}`);
-  else if (is === undefined) lines.push(`${label}: ${shown(was)}`);
-  else if (shown(was) !== shown(is)) lines.push(`${label}: ${shown(was)} → ${shown(is)}`);
+  const text = (value: unknown) =>
+    path.at(-1) === "supplier" && typeof value === "string"
+      ? supplierDisplayName(value)
+      : shown(value);
+  if (was === undefined) lines.push(`${label}: ${text(is)}`);
+  else if (is === undefined) lines.push(`${label}: ${text(was)}`);
+  else if (text(was) !== text(is)) lines.push(`${label}: ${text(was)} → ${text(is)}`);
 }
 
 /**

@@ -7,7 +7,9 @@ import {
   HourglassIcon,
   MonkeyIcon,
 } from "./icons.tsx";
-import { isWaitingStatus, statusLabel } from "./order-format.ts";
+import { isWaitingStatus } from "./order-format.ts";
+import { statusLabel } from "../../shared/order-status.ts";
+import { supplierDisplayName } from "../../shared/supplier-games.ts";
 
 export interface WithGemProps {
   /** An item name; each word Diamonds in it becomes a gem icon labelled Diamonds. */
@@ -52,10 +54,10 @@ export function StatusLabel({ status }: StatusLabelProps) {
   );
 }
 
-/** The suppliers by the names orders carry (spec §2: 'elephant' and 'monkey'), with their marks. */
-const SUPPLIERS: Record<string, { name: string; Mark: typeof ElephantIcon }> = {
-  elephant: { name: "EliteDias", Mark: ElephantIcon },
-  monkey: { name: "MooGold", Mark: MonkeyIcon },
+/** The suppliers' marks by the names orders carry (spec §2: 'elephant' and 'monkey'). */
+const SUPPLIER_MARKS: Record<string, typeof ElephantIcon> = {
+  elephant: ElephantIcon,
+  monkey: MonkeyIcon,
 };
 
 export interface SupplierNameProps {
@@ -65,11 +67,11 @@ export interface SupplierNameProps {
 
 /** A supplier's own name with the mark the games list uses for it. */
 export function SupplierName({ supplier }: SupplierNameProps) {
-  const known = SUPPLIERS[supplier];
-  if (!known) return <>{supplier}</>;
+  const Mark = SUPPLIER_MARKS[supplier];
+  if (!Mark) return <>{supplier}</>;
   return (
     <span class="rs-cell">
-      <known.Mark /> {known.name}
+      <Mark /> {supplierDisplayName(supplier)}
     </span>
   );
 }

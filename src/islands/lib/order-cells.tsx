@@ -1,7 +1,8 @@
 // Cells of the orders tables, the reseller's and the admin's (spec §2 Orders): the order id with
-// its info popup, the user with its ids, and the status with its refresh button.
+// its info popup, the date, the user with its ids, and the status with its refresh button.
 import type { ComponentChildren } from "preact";
 import { InfoPopup } from "./InfoPopup.tsx";
+import { formatDate } from "./order-format.ts";
 import { StatusLabel } from "./icon-text.tsx";
 import { RefreshIcon } from "./icons.tsx";
 
@@ -40,6 +41,26 @@ export function OrderIdCell({ order, children }: OrderIdCellProps) {
         {children}
       </InfoPopup>
     </span>
+  );
+}
+
+export interface DateTextProps {
+  /** The instant, as the API sends it (ISO 8601). */
+  iso: string;
+}
+
+/**
+ * A date as spec §9 shows it ("28 Dec 2025, 12:59 pm"): where its column is narrow it breaks
+ * between the day and the time, never inside either.
+ */
+export function DateText({ iso }: DateTextProps) {
+  const text = formatDate(iso);
+  const cut = text.lastIndexOf(", ") + 1;
+  return (
+    <time dateTime={iso}>
+      <span class="rs-nowrap">{text.slice(0, cut)}</span>{" "}
+      <span class="rs-nowrap">{text.slice(cut + 1)}</span>
+    </time>
   );
 }
 

@@ -1,41 +1,19 @@
 // Display rules of the order screens, the reseller's and the admin's (spec §3 Game item, §4 order
 // statuses, §9 date format).
-import { format } from "date-fns";
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
-
-/** Spec §9 'd MMM yyyy, h:mm a'; `aaa` gives the example's lower-case "pm" ("5 Jan 2025, 3:04 pm"). */
-export const DATE_FORMAT = "d MMM yyyy, h:mm aaa";
+import { formatBusinessDate } from "../../shared/business-time.ts";
 
 /** Rows per page of the reseller's orders and balance history (spec §9). */
 export const RESELLER_PAGE_SIZE = 20;
 
-/** An ISO date as spec §9 shows it. */
+/** An ISO date as spec §9 shows it, in the business's time (the top bar says so). */
 export function formatDate(iso: string): string {
-  return format(new Date(iso), DATE_FORMAT);
+  return formatBusinessDate(iso);
 }
 
 /** Only new or pending orders can be refreshed (spec §4). */
 export function isOpenOrder(order: Pick<ResellerOrderDto, "status">): boolean {
   return order.status === "new" || order.status === "pending";
-}
-
-/** The words of spec §4's labels ('New ⏳' …); StatusLabel draws the symbol as an icon. */
-const STATUS_LABELS: Record<string, string> = {
-  successful: "Success",
-  pending: "Pending",
-  new: "New",
-  error: "Error",
-  "pending-customer-payment": "Pending Payment",
-  "payment-received-pending-disbursement": "Payment Received. Pending Processing",
-  cancelled: "Cancelled",
-  "payment-failed": "Payment Failed",
-  "payment-cancelled": "Payment Cancelled",
-  "payment-expired": "Payment Expired",
-};
-
-/** Spec §4 order statuses; any other status shows raw and counts as failed. */
-export function statusLabel(status: string): string {
-  return STATUS_LABELS[status] ?? status;
 }
 
 /** Statuses still waiting on someone (drawn with an hourglass): spec §4's new or pending ones. */

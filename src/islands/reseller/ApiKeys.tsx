@@ -7,6 +7,7 @@ import { failureText, formatDate } from "../lib/order-format.ts";
 import { ConfirmDialog } from "../lib/ConfirmDialog.tsx";
 import { useLoad } from "../lib/use-load.ts";
 import { LoadFailed } from "../lib/LoadFailed.tsx";
+import { CopyButton } from "../lib/CopyButton.tsx";
 import type { ApiKeyDto, CreatedApiKeyDto } from "../../shared/api-key-types.ts";
 
 export interface ApiKeysProps {
@@ -65,6 +66,7 @@ function CreateKey({ listPath, onCreated }: { listPath: string; onCreated: () =>
         <div class="rs-banner rs-banner-good" role="status">
           <p>Copy this key now: it will not be shown again.</p>
           <code class="rs-secret">{secret}</code>
+          <CopyButton text={secret} label="Copy key" />
         </div>
       )}
     </>

@@ -1,5 +1,6 @@
 // Spec §2 game item screen: search, item cards with the reseller price, the double-recharge
-// section, and the confirmation before an order (spec §4 Catalogue: one item at a time).
+// section, and the confirmation before an order (spec §4 Catalogue: one item at a time), which
+// also names the player the order goes to.
 import { ConfirmDialog } from "../lib/ConfirmDialog.tsx";
 import { useState } from "react";
 import type { ResellerItemDto } from "../../shared/game-types.ts";
@@ -8,9 +9,21 @@ import { WithGem } from "../lib/icon-text.tsx";
 import { BoltIcon } from "../lib/icons.tsx";
 import "../../styles/item-grid.css";
 
+/** The player an order goes to, as verified and as the buyer chose the server. */
+export interface OrderPlayer {
+  /** The name the supplier's check answered ("" when it gave none). */
+  userName: string;
+  /** The User ID typed. */
+  userid: string;
+  /** The server, for games that need one: "Server" and a named server's name, or "Server ID". */
+  server?: { label: string; value: string };
+}
+
 export interface CatalogueProps {
   /** The items the verified account may buy, priced for this reseller. */
   items: ResellerItemDto[];
+  /** Who the order goes to: the confirmation repeats it. */
+  player: OrderPlayer;
   /** True while an order is being placed; items cannot be picked meanwhile. */
   placing: boolean;
   /** Called with the confirmed item and the idempotency key of that confirmation. */
@@ -55,7 +68,27 @@ function ItemGrid(
   );
 }
 
-export function Catalogue({ items, placing, onConfirm }: CatalogueProps) {
+/** The confirmation's account lines: the order goes to this player, whatever the form holds now. */
+function PlayerDetails({ player }: { player: OrderPlayer }) {
+  return (
+    <div role="group" aria-label="Player">
+      <dl class="rs-player">
+        <dt>User Name</dt>
+        <dd>{player.userName || "-"}</dd>
+        <dt>User ID</dt>
+        <dd>{player.userid}</dd>
+        {player.server && (
+          <>
+            <dt>{player.server.label}</dt>
+            <dd>{player.server.value}</dd>
+          </>
+        )}
+      </dl>
+    </div>
+  );
+}
+
+export function Catalogue({ items, player, placing, onConfirm }: CatalogueProps) {
   const [search, setSearch] = useState("");
   const [selected, setSelected] = useState<Selection | null>(null);
   const needle = search.trim().toLowerCase();
@@ -104,7 +137,9 @@ export function Catalogue({ items, placing, onConfirm }: CatalogueProps) {
             setSelected(null);
             onConfirm(selected.item, selected.key);
           }}
-        />
+        >
+          <PlayerDetails player={player} />
+        </ConfirmDialog>
       )}
     </section>
   );

@@ -41,7 +41,17 @@ export function GameOrderView({ game, reseller, onBack, onPlaced }: GameOrderVie
         return { kind: "out_of_stock", name: game.name };
       }
       const target = { userid: id, serverid: server, userName: result.userName };
-      return { kind: "verified", target, items: catalogue.gameItems };
+      const named = servers.find(([, value]) => value === server)?.[0];
+      return {
+        kind: "verified",
+        target,
+        server: !game.requiresServerID
+          ? undefined
+          : named
+          ? { label: "Server", value: named }
+          : { label: "Server ID", value: server },
+        items: catalogue.gameItems,
+      };
     });
   };
 

@@ -36,7 +36,13 @@ export function MlbbOrderView({ game, reseller, onBack, onPlaced }: MlbbOrderVie
         return { kind: "out_of_stock", name: result.package ?? game.name };
       }
       const target = { userid: id, serverid: server, userName: result.userName };
-      return { kind: "verified", target, items: pkg.gameItems, package: result.package };
+      return {
+        kind: "verified",
+        target,
+        server: { label: "Server ID", value: server },
+        items: pkg.gameItems,
+        package: result.package,
+      };
     });
   };
 

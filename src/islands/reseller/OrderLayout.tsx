@@ -74,7 +74,12 @@ function OutcomeView(
           <p class="rs-verified">
             <span>{outcome.target.userName}</span> <CheckIcon label="Verified" />
           </p>
-          <Catalogue items={outcome.items} placing={placing} onConfirm={onConfirm} />
+          <Catalogue
+            items={outcome.items}
+            player={{ ...outcome.target, server: outcome.server }}
+            placing={placing}
+            onConfirm={onConfirm}
+          />
         </>
       );
     case "out_of_stock":

@@ -1,10 +1,10 @@
 // Spec §2 Orders table: one row per order with its popups, status icon and refresh button.
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
-import { formatDate, isOpenOrder } from "../lib/order-format.ts";
+import { isOpenOrder } from "../lib/order-format.ts";
 import { WithGem } from "../lib/icon-text.tsx";
 import { InfoPopup } from "../lib/InfoPopup.tsx";
-import { Detail, OrderIdCell, StatusCell, UserCell } from "../lib/order-cells.tsx";
+import { DateText, Detail, OrderIdCell, StatusCell, UserCell } from "../lib/order-cells.tsx";
 
 export interface OrdersTableProps {
   /** The orders of the page shown. */
@@ -18,7 +18,7 @@ export interface OrdersTableProps {
 export function OrdersTable({ orders, refreshing, onRefresh }: OrdersTableProps) {
   return (
     <div class="rs-scroll" tabIndex={0} role="region" aria-label="Orders">
-      <table class="rs-table rs-orders-table">
+      <table class="rs-table rs-orders-table rs-reseller-orders">
         <thead>
           <tr>
             <th>Order ID</th>
@@ -38,7 +38,9 @@ export function OrdersTable({ orders, refreshing, onRefresh }: OrdersTableProps)
               <td>
                 <OrderIdCell order={order} />
               </td>
-              <td class="rs-nowrap">{formatDate(order.date)}</td>
+              <td>
+                <DateText iso={order.date} />
+              </td>
               <td>
                 <span class="rs-cell">
                   {order.game}
@@ -47,10 +49,10 @@ export function OrdersTable({ orders, refreshing, onRefresh }: OrdersTableProps)
                   </InfoPopup>
                 </span>
               </td>
-              <td>
+              <td class="rs-user">
                 <UserCell order={order} />
               </td>
-              <td class="rs-nowrap">
+              <td>
                 <WithGem text={order.item} />
               </td>
               <td class="rs-nowrap">{dollarsToDollarString(order.amount)}</td>

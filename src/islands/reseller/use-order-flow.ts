@@ -3,12 +3,20 @@
 import { useRef, useState } from "react";
 import type { ResellerItemDto } from "../../shared/game-types.ts";
 import { type MlbbPackage, type OrderTarget, placeOrderFailureText } from "./order-api.ts";
+import type { OrderPlayer } from "./Catalogue.tsx";
 
 /** What the ordering view shows under its form. */
 export type Outcome =
   | { kind: "unverified" }
-  // The order goes to the account as verified, whatever the fields hold by then.
-  | { kind: "verified"; target: OrderTarget; items: ResellerItemDto[]; package?: MlbbPackage }
+  // The order goes to the account as verified, whatever the fields hold by then; `server` is how
+  // the screen names its server (the confirmation repeats it).
+  | {
+    kind: "verified";
+    target: OrderTarget;
+    server?: OrderPlayer["server"];
+    items: ResellerItemDto[];
+    package?: MlbbPackage;
+  }
   | { kind: "out_of_stock"; name: string }
   | { kind: "invalid" }
   | { kind: "placed"; user: string };

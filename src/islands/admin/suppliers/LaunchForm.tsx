@@ -29,7 +29,9 @@ const inputValue = (event: Event) => (event.target as HTMLInputElement).value;
 
 /** Spec §2 launch form: sections Game Details and Mark up, submitted with 'Launch Game!'. */
 export function LaunchForm({ game, detail, priority, onLaunched }: LaunchFormProps) {
-  const [form, setForm] = useState(EMPTY_FORM);
+  // Name starts as the supplier's name for the game (the EliteDias code's name, the MooGold
+  // product title): the admin edits it or launches as it is.
+  const [form, setForm] = useState({ ...EMPTY_FORM, name: detail.title || game.title });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const resellers = useLoad(fetchResellers, "resellers");
