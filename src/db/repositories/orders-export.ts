@@ -7,6 +7,7 @@ import { type OrderFilter, whereOrderFilter } from "./orders.ts";
 export const ORDER_EXPORT_COLUMNS = [
   "id",
   "created_at",
+  "game_id",
   "game",
   "package",
   "user_name",

@@ -288,3 +288,24 @@ export async function listLaunchedGames(db: Db) {
       packageNames: (g.packages as GamePackageDto[]).map((p) => p.supplierPackageName),
     }));
 }
+
+/**
+ * Each game's named servers by the value its supplier takes ("os_asia" → "Asia"): orders keep the
+ * value, and what a person reads (a result page, a lookup, an export) is the name.
+ */
+export async function serverNamesByGame(db: Db): Promise<Map<string, Map<string, string>>> {
+  return new Map(
+    (await listGameRows(db)).map((game) => [
+      game.id,
+      new Map(Object.entries(game.servers as Record<string, string>).map(([l, v]) => [v, l])),
+    ]),
+  );
+}
+
+/** An order's server as a person reads it: its name where its game lists one, else the value. */
+export function serverNameOf(
+  names: Map<string, Map<string, string>>,
+  order: { game_id: string | null; server_id: string },
+): string {
+  return (order.game_id && names.get(order.game_id)?.get(order.server_id)) || order.server_id;
+}

@@ -9,6 +9,7 @@ import { once } from "node:events";
 import { PassThrough, Readable, type Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { setImmediate } from "node:timers/promises";
+import { serverNameOf, serverNamesByGame } from "../catalogue/games.ts";
 import ExcelJS from "exceljs";
 import type { Db } from "../../db/client.ts";
 import { type OrderExportRow, readOrderBatches } from "../../db/repositories/orders-export.ts";
@@ -195,7 +196,14 @@ export async function exportOrders(
   output: Writable,
   onProgress?: (rows: number) => void,
 ): Promise<number> {
-  return await writeOrdersWorkbook(readOrderBatches(db, filter), output, onProgress, layout);
+  // The sheet names a game's server as its list does ("Asia"), not by the supplier's value.
+  const names = await serverNamesByGame(db);
+  const batches = async function* () {
+    for await (const batch of readOrderBatches(db, filter)) {
+      yield batch.map((order) => ({ ...order, server_id: serverNameOf(names, order) }));
+    }
+  };
+  return await writeOrdersWorkbook(batches(), output, onProgress, layout);
 }
 
 /** Streams one reseller's orders, newest first, as the reseller's Orders workbook. */

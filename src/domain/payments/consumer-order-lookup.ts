@@ -6,7 +6,7 @@
 
 import type { Db } from "../../db/client.ts";
 import { findOrderById, findOrderByPaymentReference } from "../../db/repositories/orders.ts";
-import { findGameRowById } from "../../db/repositories/games.ts";
+import { serverNameOf, serverNamesByGame } from "../catalogue/games.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { ConsumerOrderView } from "../../shared/consumer-storefront.ts";
 import { NotFoundError } from "../errors.ts";
@@ -27,15 +27,10 @@ function orderSummary(order: OrderRow): ConsumerOrderView {
   };
 }
 
-/**
- * The server's name the order went to, where its game lists servers by name (the order keeps the
- * value the supplier takes, such as "os_asia"); undefined when the game lists none.
- */
-async function serverNameOf(db: Db, order: OrderRow): Promise<string | undefined> {
-  if (!order.server_id || !order.game_id) return undefined;
-  const game = await findGameRowById(db, order.game_id);
-  const servers = (game?.servers ?? {}) as Record<string, string>;
-  return Object.entries(servers).find(([, value]) => value === order.server_id)?.[0];
+/** The order's server name, where its game lists its servers by name. */
+function serverNameShown(names: Map<string, Map<string, string>>, order: OrderRow) {
+  const name = serverNameOf(names, order);
+  return order.server_id && name !== order.server_id ? { serverName: name } : {};
 }
 
 /** The consumer's order `orderId` if `email` is its billing email (case-insensitive). */
@@ -54,7 +49,7 @@ export async function findConsumerOrderForBuyer(
     userName: order.user_name,
     userid: order.user_id,
     serverid: order.server_id,
-    ...await serverNameOf(db, order).then((serverName) => serverName ? { serverName } : {}),
+    ...serverNameShown(await serverNamesByGame(db), order),
   };
 }
 
