@@ -230,6 +230,7 @@ Deno.test("[orders export] rows reach the output while later batches are still b
       yield Array.from({ length: 1000 }, (_, i) => ({
         id: `ORD-${b}-${i}`,
         created_at: new Date(Date.UTC(2025, 0, 5, 7, 4) - (b * 1000 + i) * 1000),
+        game_id: null,
         game: "Mobile Legends",
         package: "mlbb",
         user_name: `Player ${b}-${i}`,
