@@ -1,5 +1,5 @@
-// `npm run bench -- compression [seconds]`: what compressing the answers rendered per request costs
-// (issue 27). Two measures for each page and JSON answer: (1) the CPU time of compressing its body
+// `npm run bench -- compression [seconds]`: what compressing the answers rendered per request costs.
+// Two measures for each page and JSON answer: (1) the CPU time of compressing its body
 // alone, in this process, with compressBody as the server does (gzip level 6, brotli quality 5),
 // over 200 rounds; (2) the serving process's CPU per request, read
 // back to back by 4 clients for `seconds` (default 5) without Accept-Encoding, with gzip and with

@@ -1,5 +1,5 @@
 // `npm run bench -- consumer-page [clients] [seconds]`: the server-rendered Mobile Legends top-up
-// page, `GET /consumers/mobile-legends`, and a generic game's page (issue 22), read back to back by
+// page, `GET /consumers/mobile-legends`, and a generic game's page, read back to back by
 // `clients` (default 50) for `seconds` (default 10), from the app on PostgreSQL (demo catalogue,
 // WORKERS=1): rendered each time (PAGE_CACHE=off) and from the page cache of cli/serve.ts; the
 // ceiling is a bare Deno HTTP server answering the Mobile Legends page's bytes, under the same

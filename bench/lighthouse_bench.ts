@@ -1,6 +1,6 @@
 // `npm run bench -- lighthouse`: Lighthouse (the npm package, mobile profile: its default
 // emulated mid-range phone on a throttled 4G connection) on /consumers and the Mobile Legends
-// top-up page and a generic game's page (issue 22), driving Chromium (CHROME_PATH, default /usr/bin/chromium) through chrome-launcher:
+// top-up page and a generic game's page, driving Chromium (CHROME_PATH, default /usr/bin/chromium) through chrome-launcher:
 // performance and SEO scores, LCP, CLS and total blocking time per page. The app serves the demo
 // catalogue from PGlite, one worker. Goals (issues 10, 22): performance ≥ 95, SEO ≥ 95, CLS < 0.05.
 import lighthouse from "lighthouse";

@@ -39,12 +39,10 @@ const SPREAD = 50;
 /**
  * Seconds of the same orders placed and fulfilled, unmeasured, before each measured load, then
  * VACUUM ANALYZE: the tables hold a running shop's history and the planner's statistics know it,
- * as autovacuum's would within a minute or two of it. Without it each app planned its first
- * statements against empty tables and PostgreSQL kept those plans for the whole 10 s: with the
- * order path's statements as in 8a7fb3b, spread at 16 clients, 652 whole-table scans of orders
- * and 424 of supplier attempts (pg_stat_user_tables), against 41 and 52 with every statement
- * planned anew (plan_cache_mode = force_custom_plan). A running shop's statements are planned
- * against tables with history.
+ * as autovacuum's would within a minute or two of it. Without it each app plans its first
+ * statements against empty tables and PostgreSQL keeps those plans for the whole run, so the
+ * bench would measure whole-table scans that a running shop, whose statements are planned against
+ * tables with history, never makes.
  */
 const warmupSeconds = Number(Deno.env.get("BENCH_WARMUP_SECONDS") ?? 10);
 

@@ -149,7 +149,7 @@ async function listen(
   const simulated = simulatorsAt !== undefined || simulators.names.length > 0;
   const staticFiles = createStaticFiles(resolve("dist/client"));
   const limits = config.http;
-  // /api skips the page framework (issue 10); API_DISPATCH=astro sends it through Astro, for the
+  // /api skips the page framework; API_DISPATCH=astro sends it through Astro, for the
   // api-overhead bench's comparison.
   const apiRouter = Deno.env.get("API_DISPATCH") === "astro" ? undefined : createApiRouter();
   // The consumer storefront's pages are the same for every visitor: rendered once per change of

@@ -1,5 +1,5 @@
 // Regenerates examples/reseller-api.d.ts, the reseller API's types for a TypeScript client, from
-// its OpenAPI document with openapi-typescript (issue 25):
+// its OpenAPI document with openapi-typescript:
 //   node_modules/.bin/deno run -A examples/generate-types.ts
 // tests/unit/reseller-api-document_test.ts fails when the committed file is not what this makes.
 import { buildOpenApiDocument } from "../src/server/openapi.ts";

@@ -5,7 +5,7 @@ import { onRequest } from "./middleware.ts";
 import { logger } from "./observability/log.ts";
 
 /**
- * The lean path for /api (issue 10, point 2): the route modules under src/pages/api, dispatched
+ * The lean path for /api: the route modules under src/pages/api, dispatched
  * without the page framework. The table is read from the same files Astro routes by, with its
  * precedence (static segments before [param] before [...rest]); each request runs the same
  * middleware (session, Origin check, size limit, headers, error mapping) and the route's own

@@ -42,7 +42,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   noteRoute(context.routePattern);
   const isApi = url.pathname.startsWith("/api/");
   // The reseller API authenticates by key only: no session is loaded, so a cookie never counts,
-  // and without a cookie there is no cross-site request to refuse (issue 11).
+  // and without a cookie there is no cross-site request to refuse.
   const isResellerApi = url.pathname.startsWith("/api/v1/");
   // Uploads answer JSON errors too.
   const isUpload = url.pathname.startsWith("/uploads/");

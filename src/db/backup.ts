@@ -1,4 +1,4 @@
-// Backups (issue 24): one file holding the whole database, and its restore. The embedded PGlite is
+// Backups: one file holding the whole database, and its restore. The embedded PGlite is
 // saved with PGlite's own dump of its data folder (a gzipped tarball, dumpDataDir) and restored by
 // starting PGlite from it (loadDataDir); PostgreSQL with pg_dump's custom format, restored by
 // pg_restore's SQL through psql, both found on PATH. A restore refuses a database that already

@@ -133,7 +133,7 @@ export function coalescePerHandle<H extends object, I, O>(
  * (both drivers pass it alike), so one statement text whatever their number. The planner reads
  * `= ANY(array)` by the column's index. The former `col IN (SELECT jsonb_array_elements_text(…))`
  * it took for a hundred rows, and on a table of 7000 orders it read the whole table to find 8
- * (2.9 ms against 0.2 ms; issue 23). `type` is the column's type (text, uuid).
+ * (2.9 ms against 0.2 ms). `type` is the column's type (text, uuid).
  */
 export function anyOfList(
   values: readonly string[],

@@ -34,7 +34,7 @@ const MENU: { key: AdminView; label: string }[] = [
   { key: "settings", label: "Settings" },
 ];
 
-/** Ours, not the spec's: how the running system is doing (issue 24). */
+/** Ours, not the spec's: how the running system is doing. */
 const OPERATIONS_MENU: { key: AdminView; label: string }[] = [
   { key: "operations", label: "Operations" },
 ];

@@ -1,4 +1,4 @@
-// Spec §2 consumer top-up page and §4 consumer flow, for every game consumers can buy (issue 22):
+// Spec §2 consumer top-up page and §4 consumer flow, for every game consumers can buy:
 // enter the game's fields, Verify, the account's items, pick one, Proceed, review, Complete
 // Payment, then the payment page. The server checks the account with the game's supplier, decides
 // Mobile Legends' package (verification.ts) and charges its own price; this island only shows them.

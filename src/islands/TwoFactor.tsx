@@ -13,7 +13,7 @@ export interface TwoFactorProps {
 
 /**
  * Spec §4: after more than 2 failed codes the route is replaced with /. The flag tells / to say
- * why (issue 12): the attempt ended and sign-in starts again.
+ * why: the attempt ended and sign-in starts again.
  */
 const MAX_FAILURES = 2;
 

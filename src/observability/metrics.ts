@@ -204,7 +204,7 @@ export function setLedgerCheck(violations: number, at = new Date()): void {
   m.ledgerCheckedAt.set(at.getTime() / 1000);
 }
 
-/** A supplier's prepaid balance as just read (the balance reader of issue 24 point 4 sets it). */
+/** A supplier's prepaid balance as just read (the operations watch's balance reader sets it). */
 export function setSupplierBalance(vendor: string, amount: number): void {
   metrics().supplierBalance.set({ vendor }, amount);
 }

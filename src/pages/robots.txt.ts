@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
 import { siteUrlOf } from "../server/http.ts";
 
-// Issue 22: search engines may read the storefront, not the admin console, the reseller portal or
+// Search engines may read the storefront, not the admin console, the reseller portal or
 // the API; the sitemap's address is absolute (PUBLIC_URL in production).
 export const GET: APIRoute = ({ locals, url }) =>
   new Response(

@@ -19,7 +19,7 @@ export const CreateAdminInput = z.object({
 
 /**
  * Body of PUT /api/admin/{id} (spec §7); an empty or missing password keeps the current one.
- * `currentPassword` (issue 21) is needed when an admin changes their own password.
+ * `currentPassword` is needed when an admin changes their own password.
  */
 export const UpdateAdminInput = z.object({
   name: Name,

@@ -18,7 +18,7 @@ const PAGE_AREAS: readonly PageArea[] = [
     prefix: "/resellers/",
     userType: "reseller",
     signIn: "/resellers",
-    // Issue 11: the reseller API's reference holds no account data.
+    // The reseller API's reference holds no account data.
     publicPaths: ["/resellers/api"],
   },
 ];

@@ -45,7 +45,7 @@ export const ConsumerVerifyBody = z.object({
 
 /**
  * POST /api/payment/{provider}/mlbb (spec §7 Consumer) and /api/payment/{provider}/{slug} for every
- * other game (issue 22). `amount` and `package` are what the page showed: compared with the
+ * other game. `amount` and `package` are what the page showed: compared with the
  * server's, never charged; `cost`, `itemName` and `userName` are ignored (the supplier's check
  * names the account again). `package` is Mobile Legends' only.
  */

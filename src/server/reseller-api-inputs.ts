@@ -1,4 +1,4 @@
-// The reseller API's requests (issue 11). These zod schemas validate every /api/v1 request and are
+// The reseller API's requests. These zod schemas validate every /api/v1 request and are
 // the source of the OpenAPI document (server/openapi.ts), so the two cannot disagree.
 import { z } from "zod";
 import { RESELLER_ORDER_STATUSES } from "../shared/order-types.ts";

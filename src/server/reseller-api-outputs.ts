@@ -1,4 +1,4 @@
-// The reseller API's answers (issue 25): one zod schema per success body, the source of the
+// The reseller API's answers: one zod schema per success body, the source of the
 // response schemas of the OpenAPI document (server/openapi.ts). Each is held equal to the DTO type
 // the domain answers with (`AnswersMatchTheDomain` below fails `deno check` when the two part), and the
 // contract test (tests/api/reseller-api-contract_test.ts) validates real answers against them.

@@ -1,4 +1,4 @@
-// The plumbing of /api/v1 (issue 11): a route authenticates by its API key only (never the
+// The plumbing of /api/v1: a route authenticates by its API key only (never the
 // session cookie), counts against the key's rate limit, and answers every error in one shape,
 // { error: { code, message } }, with a stable code.
 import type { APIContext, APIRoute } from "astro";

@@ -1,4 +1,4 @@
-// Bodies of the reseller's webhook settings calls (beyond the spec: issue 11).
+// Bodies of the reseller's webhook settings calls (beyond the spec).
 import { z } from "zod";
 
 /** PUT /api/reseller/webhook. */

@@ -1,4 +1,4 @@
-// Reseller API keys as /api sends them (issue 11). Types only: islands and server code share them.
+// Reseller API keys as /api sends them. Types only: islands and server code share them.
 
 /** A key as its owner or an admin sees it; the secret is never part of it. */
 export interface ApiKeyDto {

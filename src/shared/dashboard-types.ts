@@ -77,6 +77,6 @@ export interface Dashboard {
   /** Orders per hour, last 24 hours, oldest first, one entry per hour. */
   ordersByHour: DashboardBucket[];
   exclusions: DashboardExclusions;
-  /** Each supplier's prepaid balance with its week's trend (issue 24). */
+  /** Each supplier's prepaid balance with its week's trend. */
   supplierBalances: SupplierBalanceDto[];
 }

@@ -60,7 +60,7 @@ export interface GameDto {
   supplierNotes: string;
   hasPackages: boolean;
   isHidden: boolean;
-  /** Hidden from consumers only: resellers keep buying it (issue 22). */
+  /** Hidden from consumers only: resellers keep buying it. */
   isHiddenConsumer: boolean;
   isOutOfStock: boolean;
   priority: number;

@@ -1,4 +1,4 @@
-// JSON shapes of the operations view (issue 24): what GET /api/admin/operations answers, what
+// JSON shapes of the operations view: what GET /api/admin/operations answers, what
 // `cli status --json` prints and what the operations screen and the dashboard's supplier balance
 // card show. Types only.
 

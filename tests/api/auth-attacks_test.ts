@@ -1,4 +1,4 @@
-// Auth attacks (issue 9, point 7), beside what auth_test, admin-authz_test, reseller-orders_test,
+// Auth attacks, beside what auth_test, admin-authz_test, reseller-orders_test,
 // consumer-payments_test, reseller-api_test and webhooks_test already prove (TOTP replay in one
 // sign-in, the v1 ownership matrix, consumer price tampering, the cross-origin JSON post): password
 // spraying and one account tried from many addresses, TOTP guessing across sign-ins, the ownership

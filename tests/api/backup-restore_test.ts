@@ -1,4 +1,4 @@
-// The restore drill (issue 24): a simulation's database is backed up with `cli backup`, restored
+// The restore drill: a simulation's database is backed up with `cli backup`, restored
 // with `cli restore` into an empty database, and everything an operator would check matches: the
 // invariants, every reseller's balance, the orders by status. Then `cli status --json` reads the
 // restored database. Then the rails: a forced restore asks first and never empties the shop, and a

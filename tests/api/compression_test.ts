@@ -1,4 +1,4 @@
-// HTML, JSON and scripts go compressed to a client that accepts it (issue 27): the consumer pages
+// HTML, JSON and scripts go compressed to a client that accepts it: the consumer pages
 // from the page cache, the build's scripts and every page and JSON answer rendered per request,
 // in brotli or gzip by Accept-Encoding, decoding to the very bytes sent uncompressed; images,
 // exports, small answers and HEAD go as they are.

@@ -1,4 +1,4 @@
-// Issue 22: consumers buy every game, not only Mobile Legends. One consumer order path for a
+// Consumers buy every game, not only Mobile Legends. One consumer order path for a
 // generic EliteDias game with a server list (Genshin Impact) and a MooGold game (Free Fire): the
 // server verifies the account with the game's supplier, prices the item, and a paid order goes to
 // the right supplier once. Pages, meta tags, sitemap and robots; a game hidden from consumers.

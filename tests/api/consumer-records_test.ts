@@ -1,4 +1,4 @@
-// Issue 21, point 7: anyone may check out with any billing email, so a checkout must never change
+// Anyone may check out with any billing email, so a checkout must never change
 // the details stored for a consumer already known by that email; each order keeps what its buyer
 // typed.
 import assert from "node:assert/strict";

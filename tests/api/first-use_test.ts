@@ -6,7 +6,7 @@ import { ELITEDIAS_CATALOGUE } from "../../src/integrations/elitedias/catalogue.
 import { MOOGOLD_CATALOGUE } from "../../src/integrations/moogold/catalogue.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
 
-// Issue 12 over HTTP: server lists from the suppliers, unlisted empty games, error pages, favicon.
+// What a first-time user trips over, over HTTP: server lists from the suppliers, unlisted empty games, error pages, favicon.
 
 const GENSHIN_ED = ELITEDIAS_CATALOGUE.find((g) => g.code === "genshin")!;
 const GENSHIN_MG = MOOGOLD_CATALOGUE.find((p) => p.id === 3689112)!;

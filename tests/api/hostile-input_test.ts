@@ -1,4 +1,4 @@
-// Hostile input (issue 9, point 6): every /api route found in src/pages/api, /api/v1 by key
+// Hostile input: every /api route found in src/pages/api, /api/v1 by key
 // included, gets malformed JSON, wrong types, missing and extra fields, huge strings and bodies,
 // negative, zero, NaN, Infinity and enormous amounts, unicode and control characters (NUL bytes)
 // and other users' ids, in its body, its query and its path. No answer is a 5xx or a stall, every

@@ -1,4 +1,4 @@
-// Issue 24, points 1 to 3: /healthz and /readyz for a load balancer (503 while the database is
+// /healthz and /readyz for a load balancer (503 while the database is
 // gone, and while a stop drains), /metrics in Prometheus text, and the request id that the answer
 // carries and the log lines of the jobs and supplier calls it caused repeat.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Needs review over HTTP (issue 20): an EliteDias top-up that times out is sent once, waits in
+// Needs review over HTTP: an EliteDias top-up that times out is sent once, waits in
 // the admins' queue while the reseller still sees it pending, and an admin resolves it; only
 // admins see or act on the queue and the failed-jobs list.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Issue 21, point 8: changing one's own password needs the current one, for a reseller
+// Changing one's own password needs the current one, for a reseller
 // (POST /api/reseller/change_password) and for an admin editing themselves (PUT /api/admin/{id}),
 // and guessing it is throttled per account, also in parallel. An admin's reset of someone else's
 // password needs nothing more and is audited.

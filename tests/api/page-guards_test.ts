@@ -1,4 +1,4 @@
-// Issue 21, point 4: the page guards decide on the path as the router reads it. A trailing slash,
+// The page guards decide on the path as the router reads it. A trailing slash,
 // another case, a doubled slash or a percent-encoded letter must not open /resellers/home or
 // /admin/home to a signed-out caller, a password-only (pre-2FA) session or the other role, and no
 // such visit answers 500: each ends on the area's sign-in page. A pre-2FA session reaches the

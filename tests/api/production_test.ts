@@ -1,4 +1,4 @@
-// Production mode refuses to be unsafe (issue 20): an unsafe environment stops `serve` with a line
+// Production mode refuses to be unsafe: an unsafe environment stops `serve` with a line
 // naming each problem; a safe one serves no simulator, builds every absolute URL from PUBLIC_URL
 // whatever Host a request claims, and marks the session cookie Secure over the proxy's plain http.
 // One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): production

@@ -1,4 +1,4 @@
-// Issue 25: the typed client example (examples/place-order.ts: openapi-fetch over the types
+// The typed client example (examples/place-order.ts: openapi-fetch over the types
 // generated from the OpenAPI document) places an order and follows it until it is delivered,
 // against the test server and its supplier simulators.
 // One backend (tests/run.ts runs this file on PostgreSQL when it can, else PGlite): the typed

@@ -1,4 +1,4 @@
-// The reseller API's contract (issue 25): every operation of GET /api/v1/openapi.json is called
+// The reseller API's contract: every operation of GET /api/v1/openapi.json is called
 // against a running server, for its success and for each error status it documents, and every
 // answer is validated against the document with a JSON Schema validator (Ajv, draft 2020-12 as
 // OpenAPI 3.1 uses). An answer the document does not admit (an undocumented status, a body its

@@ -1,4 +1,4 @@
-// The reseller API (issue 11): keys issued, listed and revoked (by the reseller and by an admin,
+// The reseller API: keys issued, listed and revoked (by the reseller and by an admin,
 // each audited), /api/v1 by key only, the ownership matrix over every v1 route, one order for 50
 // parallel requests under one Idempotency-Key, 402 on a short balance, hostile input answered 400
 // in the error shape, the per-key rate limit, and an OpenAPI document that lists every v1 route.
@@ -116,7 +116,7 @@ Deno.test({
     }
 
     async function exercise() {
-      // An API order asks the supplier about the account (issue 25): 50 parallel orders on one
+      // An API order asks the supplier about the account: 50 parallel orders on one
       // process make the simulator's answer wait its turn, longer than the tests' 1 s default.
       servers.push(await startTestServer(tdb, SLOW_SUPPLIER_ENV));
       const server = servers[0];

@@ -1,4 +1,4 @@
-// Issue 21, finding 3: what whoever knew a reseller's password may have made (API keys, a webhook
+// What whoever knew a reseller's password may have made (API keys, a webhook
 // URL) dies with an admin's password reset; an admin can revoke every key at once; each key's
 // first use of the day and every revocation are in the audit log.
 import assert from "node:assert/strict";

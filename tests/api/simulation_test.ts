@@ -39,7 +39,7 @@ Deno.test({
         for (const key of Object.keys(totals) as (keyof SimFigures)[]) {
           totals[key] += world.figures[key];
         }
-        // Issue 24: the whole run's log, every request, job and supplier call, holds no secret.
+        // The whole run's log, every request, job and supplier call, holds no secret.
         await server.stop();
         const secrets = simulationSecrets(world, { "APP_SECRET": appSecret });
         assert.deepEqual(linesWithSecrets(server.output(), secrets), []);

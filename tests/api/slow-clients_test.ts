@@ -1,4 +1,4 @@
-// A slow client cannot hold the server (issue 9, point 6): a connection that never finishes its
+// A slow client cannot hold the server: a connection that never finishes its
 // request head, a body that trickles or stalls, and an idle kept-alive connection are each cut off
 // by the server's own time limits (Deno's node:http ignores headersTimeout and requestTimeout),
 // while other clients keep being answered. A body over the limit is a JSON 413 however it is sent.

@@ -1,4 +1,4 @@
-// The order path finds its rows by index once the tables hold a shop's history (issue 23): each
+// The order path finds its rows by index once the tables hold a shop's history: each
 // statement of ten orders' lives (placement, the supplier-create pass, the status pass), planned by
 // PostgreSQL against 20 000 earlier orders with their attempts, keys and jobs, reads orders,
 // supplier attempts, idempotency keys and jobs without scanning a whole table. The lists of ids

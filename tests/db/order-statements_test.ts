@@ -1,4 +1,4 @@
-// How many statements a reseller order costs the database over its whole life (issue 23): the
+// How many statements a reseller order costs the database over its whole life: the
 // placement (the domain call behind POST /api/reseller/place_order, after its session lookup: the
 // game's row version with the Idempotency-Key, then the placement statement; the game itself is
 // read whole only by a process's first order of it and after it changed), the job runner's pass

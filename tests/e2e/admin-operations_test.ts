@@ -1,4 +1,4 @@
-// Admin → Operations in a real browser (issue 24): the server reads the suppliers' balances as it
+// Admin → Operations in a real browser: the server reads the suppliers' balances as it
 // starts; MooGold's simulator starts below the alert threshold, so the screen shows it low with
 // its week's trend (readings seeded before the start), the alert emailed to the admins, and the
 // job queue. The dashboard shows the same balance cards; Settings › Alerts saves a threshold.

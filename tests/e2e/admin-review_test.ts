@@ -1,4 +1,4 @@
-// Admin → Orders → Needs review in a real browser (issue 20): orders put in review through the
+// Admin → Orders → Needs review in a real browser: orders put in review through the
 // real path (a reseller's PUBG Mobile order whose EliteDias top-up times out), the tab's count,
 // the row's reason and attempt, Mark Delivered refused without the supplier's id and accepted
 // with it, a refund that gives the reseller its money back, and a failed mail job retried.

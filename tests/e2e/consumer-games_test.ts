@@ -1,4 +1,4 @@
-// Issue 22 in a real browser at 375 px: a generic EliteDias game with a server dropdown (Genshin
+// Consumers buy every game, in a real browser at 375 px: a generic EliteDias game with a server dropdown (Genshin
 // Impact) and a MooGold game (Free Fire) bought end to end through the one consumer path, then the
 // receipts in Admin → Emails → Sent and the orders in Admin → Orders, Consumers tab. An invalid
 // account cannot proceed; a game hidden from consumers answers 404.

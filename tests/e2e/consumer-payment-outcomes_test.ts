@@ -1,4 +1,4 @@
-// What a buyer on a 375 px phone sees when a payment does not simply go through (issue 27): a
+// What a buyer on a 375 px phone sees when a payment does not simply go through: a
 // changed price says why, HitPay's Cancel and Fail each reach their own state with a working
 // "Try again", and a manual bank transfer shows the account with the order number as the
 // reference and emails the same.

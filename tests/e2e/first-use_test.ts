@@ -12,7 +12,7 @@ import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
 import { ELITEDIAS_CATALOGUE } from "../../src/integrations/elitedias/catalogue.ts";
 import { MOOGOLD_CATALOGUE } from "../../src/integrations/moogold/catalogue.ts";
 
-// Issue 12: what a first-time user of the demo trips over within minutes.
+// What a first-time user of the demo trips over within minutes.
 
 /** The demo games with a server list, and the list their supplier's simulator serves. */
 const GAMES_WITH_SERVERS: { name: string; servers: Record<string, string> }[] = [

@@ -1,6 +1,6 @@
-// Issue 11 in the browser: a reseller creates a key on My Account (its secret shown once, with a
+// A reseller creates a key on My Account (its secret shown once, with a
 // Copy button that puts it on the clipboard), the key works on /api/v1, the reseller revokes it and
-// it stops working; an admin revokes one key, then all the others at once (issue 21). Screenshots
+// it stops working; an admin revokes one key, then all the others at once. Screenshots
 // at 375 and 1280 px go to SCREENS_DIR when set. The reference page has its own test
 // (reseller-api-reference_test.ts).
 import assert from "node:assert/strict";

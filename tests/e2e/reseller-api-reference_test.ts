@@ -1,4 +1,4 @@
-// Issue 25 in the browser: /resellers/api renders the OpenAPI document with Scalar at 1280 px,
+// In the browser, /resellers/api renders the OpenAPI document with Scalar at 1280 px,
 // every operation listed in its sidebar and shown from there, without a request leaving this site;
 // "Try it" sends the reseller's key. Scalar renders it once, from the document, and logs no error.
 // Screenshots at 375 and 1280 px go to SCREENS_DIR when set.

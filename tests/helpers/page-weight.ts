@@ -9,7 +9,7 @@ import type { TestClient } from "./client.ts";
 export type Area = "consumer" | "reseller" | "admin" | "reference";
 
 /**
- * Budgets in bytes of gzipped JavaScript per route (issue 10). The API reference (issue 25) is
+ * Budgets in bytes of gzipped JavaScript per route. The API reference is
  * Scalar's standalone bundle on its one page, counted in no other: about 1230 KiB gzipped at
  * 1.72.1, the first versions whose markup passes axe (1.69 and later) being over 1 MiB.
  */
@@ -30,7 +30,7 @@ export interface Route {
 export const ROUTES: Route[] = [
   { path: "/consumers", area: "consumer", as: "visitor" },
   { path: "/consumers/mobile-legends", area: "consumer", as: "visitor" },
-  // A generic game's page (issue 22): a server dropdown, an EliteDias game of the demo.
+  // A generic game's page: a server dropdown, an EliteDias game of the demo.
   { path: "/consumers/genshin-impact", area: "consumer", as: "visitor" },
   { path: "/consumers/order", area: "consumer", as: "visitor" },
   { path: "/payment/success", area: "consumer", as: "visitor" },

@@ -1,4 +1,4 @@
-// The seeded simulation (issue 9, TigerBeetle style): a seed decides a short schedule of steps —
+// The seeded simulation (TigerBeetle style): a seed decides a short schedule of steps —
 // reseller orders (bursts, by one reseller or several at once, shared Idempotency-Keys, bad
 // accounts), operator top-ups and deductions,
 // consumer payments with HitPay webhooks repeated, reordered and forged, manual payments, supplier

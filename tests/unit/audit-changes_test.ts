@@ -1,4 +1,4 @@
-// The admin's audit rows read as lines of "field: old → new" (issue 27 item 15), nested fields by
+// The admin's audit rows read as lines of "field: old → new", nested fields by
 // their path and list entries by their names, never as JSON.
 import assert from "node:assert/strict";
 import { auditChangeLines } from "../../src/islands/lib/audit-changes.ts";

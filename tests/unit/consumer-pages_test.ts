@@ -1,4 +1,4 @@
-// Issue 22: a game's consumer page address and meta description, its FAQ as structured data, the
+// A game's consumer page address and meta description, its FAQ as structured data, the
 // help and messages of its order form, and which paths the page cache may answer for every
 // visitor alike.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Issue 25: the reseller API's OpenAPI document passes Redocly's strictest built-in ruleset
+// The reseller API's OpenAPI document passes Redocly's strictest built-in ruleset
 // (recommended-strict: every warning an error; it also checks each example against its schema),
 // and the committed client types (examples/reseller-api.d.ts) are what openapi-typescript makes
 // of it today.

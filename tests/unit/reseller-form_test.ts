@@ -1,4 +1,4 @@
-// The Create Reseller form's own checks (issue 27 item 15): a message per field, so an empty or
+// The Create Reseller form's own checks: a message per field, so an empty or
 // mistyped submit is answered beside the fields instead of by the browser's popup.
 import assert from "node:assert/strict";
 import { resellerFormProblems } from "../../src/islands/admin/users/reseller-checks.ts";

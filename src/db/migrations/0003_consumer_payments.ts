@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// Consumer payments (issue 14). Frozen once landed.
+// Consumer payments. Frozen once landed.
 // - One consumer per billing email (case-insensitive) among those not deleted, so a returning
 //   buyer is the same row the admin Consumers list shows.
 // - Each payment event keeps what it did to which order: refused ones (amount, currency or

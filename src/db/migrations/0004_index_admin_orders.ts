@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// The admin Orders screen (issue 8) pages, searches and exports on the server. Frozen once landed.
+// The admin Orders screen pages, searches and exports on the server. Frozen once landed.
 // - Each tab (reseller or consumer orders) reads newest first by (created_at, id), one page or one
 //   keyset batch at a time: one index serves the filter, the sort and the cursor.
 // - The search is a case-insensitive substring over the fields spec §5 lists (plus the consumer's

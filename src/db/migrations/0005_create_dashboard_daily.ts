@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// The admin dashboard (issue 8) sums successful orders by window, reseller and package; summing
+// The admin dashboard sums successful orders by window, reseller and package; summing
 // every order on each view costs seconds at a million orders. So:
 // - dashboard_daily keeps, per Singapore day (UTC+8, the business's day), reseller and package, the
 //   count, amount and cost of the successful orders. Triggers on orders keep it exact in the same

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// Admin Emails (issue 8). Frozen once landed.
+// Admin Emails. Frozen once landed.
 // - Each folder is listed newest first, 10 a page, from the index rather than a sort of the folder.
 // - An inbound message keeps its References header, so a reply continues the whole thread.
 // deno-lint-ignore no-explicit-any

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// Reseller API keys (issue 11). Frozen once landed.
+// Reseller API keys. Frozen once landed.
 // - Only the SHA-256 of the secret is kept; `prefix` is its first characters, shown to tell keys apart.
 // - A key is looked up by its hash on every /api/v1 request; a revoked key stays for the record.
 // deno-lint-ignore no-explicit-any

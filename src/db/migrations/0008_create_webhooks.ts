@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// Reseller webhooks (issue 11). Frozen once landed.
+// Reseller webhooks. Frozen once landed.
 // - One callback URL and one sealed signing secret per reseller (sealed, not hashed: it signs).
 // - An event is written in the transaction of the order change it reports (the outbox); its body
 //   is fixed then, so every attempt and every resend sends the same bytes and the same event id.

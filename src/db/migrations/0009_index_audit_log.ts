@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// The admin Audit log (issue 7) filters by case-insensitive substrings (`ILIKE '%…%'`): the actor's
+// The admin Audit log filters by case-insensitive substrings (`ILIKE '%…%'`): the actor's
 // name or id, the action, the target's type or id. A trigram index per filter answers them
 // without reading the whole log, which only grows. The actor's and the target's two fields are
 // indexed as one text each, joined by a newline (which no filter box can type, so a filter never

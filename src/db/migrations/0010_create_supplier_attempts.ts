@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// No top-up sent twice (issue 20). Frozen once landed.
+// No top-up sent twice. Frozen once landed.
 // - supplier_attempts: every create request sent to a supplier, written BEFORE it is sent and
 //   given its outcome after. An attempt whose outcome is unknown (no answer, a 5xx, garbage) stays
 //   open, and the partial unique index allows one open attempt per order: the insert that would

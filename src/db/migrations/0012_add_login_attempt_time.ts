@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// Growing delays for a known device's failed sign-ins (issue 21). Frozen once landed.
+// Growing delays for a known device's failed sign-ins. Frozen once landed.
 // - login_attempts.last_at: when the key's last hit was counted. A device's next try must wait a
 //   delay that doubles with each failure past the first few, measured from it.
 // deno-lint-ignore no-explicit-any

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// One pending resend per webhook event (issue 21). Frozen once landed.
+// One pending resend per webhook event. Frozen once landed.
 // A reseller's Resend queues a `webhook.deliver` job with retry -1; this index lets one such job
 // per event wait (or run) at a time, so an insert of a second one finds it taken (ON CONFLICT DO
 // NOTHING) however many arrive at once. A job leaves the index when it is done or failed.

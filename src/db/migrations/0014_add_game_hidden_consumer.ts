@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 
-// A game hidden from consumers only (issue 22). Frozen once landed.
+// A game hidden from consumers only. Frozen once landed.
 // - games.is_hidden_consumer: the game is absent from /consumers, its page answers 404 and its
 //   consumer payment is refused, while resellers keep buying it (is_hidden hides it from both).
 // deno-lint-ignore no-explicit-any

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// Supplier balances and operator alerts (issue 24). Frozen once landed.
+// Supplier balances and operator alerts. Frozen once landed.
 // - supplier_balance_readings: each reading of a supplier's prepaid balance, for the dashboard's
 //   trend and the operations screen.
 // - alert_conditions: when each alert condition (a supplier's low balance, a reseller's failing

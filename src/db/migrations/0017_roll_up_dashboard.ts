@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { up as createDashboardDaily } from "./0005_create_dashboard_daily.ts";
 
-// The dashboard's daily totals leave the order path (issue 23). Frozen once landed.
+// The dashboard's daily totals leave the order path. Frozen once landed.
 // Migration 0005's statement triggers upserted one dashboard_daily row per reseller, package and
 // day inside every order write, so every order of a reseller waited on that one row. Now:
 // - dashboard_changes is an append-only log (no key, no index): a row trigger appends one signed

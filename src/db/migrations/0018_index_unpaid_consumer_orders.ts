@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// Consumer orders whose HitPay payment ended unpaid (issue 27). Frozen once landed.
+// Consumer orders whose HitPay payment ended unpaid. Frozen once landed.
 // The reconciliation checks those of the last week with HitPay (a later completion of the same
 // payment request still pays them), so it walks them by date without reading every order.
 // deno-lint-ignore no-explicit-any

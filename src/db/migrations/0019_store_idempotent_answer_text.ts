@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// An idempotent answer is kept as the text that was sent (issue 25). Frozen once landed.
+// An idempotent answer is kept as the text that was sent. Frozen once landed.
 // jsonb keeps the value but not its text: it reorders keys (shortest first) and drops nothing
 // else, so a replay answered the same fields in another order. As text, JSON.parse gives back the
 // keys in the order they were written, and the replay is the first answer byte for byte.

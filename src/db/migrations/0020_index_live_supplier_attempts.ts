@@ -1,8 +1,8 @@
 import { type Kysely, sql } from "kysely";
 
 // No top-up sent twice, also in the moment between a create's answer and its order's update
-// (found by the 2000-seed simulation on PostgreSQL, seed 1742: a refresh read the order as not yet
-// sent just after the job had recorded EliteDias' acceptance, and sent it again). Migration 0010
+// (a refresh can read the order as not yet sent just after the job has recorded the supplier's
+// acceptance, and would send it again). Migration 0010
 // allowed a new attempt once the earlier one was closed, whatever closed it; now only an attempt
 // that proved the supplier does not hold the order ('failed', 'not at supplier', an operator's
 // 'not at supplier (operator)') makes way for another. Frozen once landed.

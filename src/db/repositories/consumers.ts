@@ -5,7 +5,7 @@ import type { Database } from "../schema.ts";
 /**
  * The id of the live consumer with this billing email (case-insensitive), inserted with these
  * details when there is none. A known consumer's details are never changed: anyone may check out
- * with any email, so what a checkout typed belongs to its order only (issue 21).
+ * with any email, so what a checkout typed belongs to its order only.
  */
 export async function findOrInsertConsumer(
   trx: Transaction<Database>,

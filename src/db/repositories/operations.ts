@@ -1,4 +1,4 @@
-// What the operations watch and screen read and write (issue 24, migration 0016): supplier
+// What the operations watch and screen read and write (migration 0016): supplier
 // balance readings, the job queue by kind, alert conditions and the alerts sent.
 
 import { sql, type Transaction } from "kysely";

@@ -5,7 +5,7 @@
 // - nobody deletes themselves or changes their own rank;
 // - the last superadmin cannot be deleted;
 // - a new password ends every other session of that admin;
-// - changing one's own password needs the current one (issue 21).
+// - changing one's own password needs the current one.
 import type { Db } from "../../db/client.ts";
 import {
   type AdminPublicRow,
@@ -43,7 +43,7 @@ export interface AdminForm {
   rank: string;
   /** Required on create; on edit an empty password keeps the current one. */
   password?: string;
-  /** An admin changing their own password types the current one (issue 21). */
+  /** An admin changing their own password types the current one. */
   currentPassword?: string;
   remarks?: string;
 }

@@ -1,4 +1,4 @@
-// Failed jobs (issue 20): a job that used its last attempt is never run again on its own. Order
+// Failed jobs: a job that used its last attempt is never run again on its own. Order
 // jobs hand their order to Needs review (orders/review.ts), where an operator decides with the
 // supplier's answers in view; every other kind (mail, reseller webhooks) is listed here for an
 // admin to retry once the cause (an SMTP outage, a receiver down) is fixed.

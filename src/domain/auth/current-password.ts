@@ -1,4 +1,4 @@
-// Changing one's own password asks for the current one (issue 21, point 8; OWASP ASVS 2.1.6), so
+// Changing one's own password asks for the current one (OWASP ASVS 2.1.6), so
 // a session left open or stolen cannot lock its owner out. An admin resetting someone else's
 // password does not: that is the reset door, audited where it happens.
 import type { Db } from "../../db/client.ts";

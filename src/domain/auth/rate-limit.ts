@@ -45,7 +45,7 @@ export function addressKey(ip: string): string {
 }
 
 // OWASP ASVS 2.2.1: limit guessing per account and per source address, in a way a stranger
-// cannot turn against the owner (issue 21). A browser the account signed in on before (its device
+// cannot turn against the owner. A browser the account signed in on before (its device
 // cookie) counts only its own failures, with growing delays (LOGIN_PER_DEVICE). Any other browser
 // counts against the account from its address (a guesser there is stopped, the owner elsewhere is
 // not), against its address across accounts (a spray), and against the account from every
@@ -141,7 +141,7 @@ export const PAYMENT_CHECK_PER_ORDER: WindowLimit = {
 };
 
 /**
- * Reseller API requests per key (issue 11): a busy shop's bot orders and polls well under it; a
+ * Reseller API requests per key: a busy shop's bot orders and polls well under it; a
  * runaway loop is stopped before it floods the database or the suppliers.
  */
 export const API_KEY_REQUESTS: WindowLimit = {

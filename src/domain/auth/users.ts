@@ -181,7 +181,7 @@ export async function createReseller(
 }
 
 /**
- * A reseller changes its own password (spec §7), typing the current one (issue 21); every other
+ * A reseller changes its own password (spec §7), typing the current one; every other
  * session of that account ends, so a stolen session does not outlive the change.
  */
 export async function changeResellerPassword(

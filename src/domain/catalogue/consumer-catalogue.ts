@@ -1,4 +1,4 @@
-// What the consumer storefront lists and prices (spec §2 /consumers and the top-up pages, issue 22:
+// What the consumer storefront lists and prices (spec §2 /consumers and the top-up pages:
 // every game consumers can buy has its page at /consumers/{slug}). Prices come from pricing.ts
 // with the consumer markup and discounts, the same rule the payment call charges; items hidden
 // for consumers never leave the server.

@@ -84,7 +84,7 @@ export interface GameCatalogueShape {
 }
 
 /**
- * Issue 12: a game is listed to an audience only when it has an item that audience can pick (in
+ * A game is listed to an audience only when it has an item that audience can pick (in
  * a package that is not hidden, for a game with packages). A game just created with a name only
  * is therefore not listed until an admin gives it items. Out of stock does not count: that game
  * stays listed and shows the spec's out-of-stock banner.
@@ -124,7 +124,7 @@ export async function listGamesForAdmin(db: Db): Promise<GameDto[]> {
 /**
  * The reseller's games grid: hidden games only for the privileged reseller accounts (spec §2/§6;
  * which accounts is configuration, PRIVILEGED_RESELLERS), and never a game with nothing a
- * reseller can buy (issue 12).
+ * reseller can buy.
  */
 export async function listGamesForReseller(
   db: Db,

@@ -1,4 +1,4 @@
-// The system invariants (issue 9), in one place for `ledger check`, the tests and the seeded
+// The system invariants, in one place for `ledger check`, the tests and the seeded
 // simulation. Each holds at every moment, not only when the system is quiet:
 // - ledger: every balance = starting balance + Σ history deltas, rows chain, nothing negative
 //   (checkLedger);

@@ -1,4 +1,4 @@
-// The thresholds of the operations alerts (issue 24), set by admins in Settings: the lowest
+// The thresholds of the operations alerts, set by admins in Settings: the lowest
 // prepaid balance at each supplier, the job backlog limit, and how many webhook deliveries in a
 // row must fail before a reseller's webhooks count as failing.
 

@@ -1,4 +1,4 @@
-// Operator alerts (issue 24): the admins are emailed, through the mail outbox, when a supplier's
+// Operator alerts: the admins are emailed, through the mail outbox, when a supplier's
 // balance is below its threshold or cannot be read, when the Needs review queue or the failed-jobs list gains an
 // entry, when the job backlog passes its limit, or when a reseller's webhooks keep failing. Each
 // condition sends at most once an hour: the send is decided by one conditional statement on the

@@ -1,4 +1,4 @@
-// Supplier balances (issue 24): each supplier's prepaid balance is read on the operations watch's
+// Supplier balances: each supplier's prepaid balance is read on the operations watch's
 // schedule and kept, so the dashboard and the operations screen show it with its trend. When it
 // runs out, every order at that supplier fails and is refunded: the low-balance alert
 // (alerts.ts) is the operator's warning.

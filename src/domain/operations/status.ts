@@ -1,4 +1,4 @@
-// The operations view (issue 24): one function feeds the admin console's Operations screen
+// The operations view: one function feeds the admin console's Operations screen
 // (GET /api/admin/operations) and `cli status` (text or --json): the job queue per kind, Needs
 // review, failed jobs, supplier balances and the latest alerts, with the readiness probe's answer
 // when the caller has one.

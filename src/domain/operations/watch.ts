@@ -1,4 +1,4 @@
-// The operations watch (issue 24): a job that reads every supplier's balance and checks the alert
+// The operations watch: a job that reads every supplier's balance and checks the alert
 // conditions. Each serving instance queues it every WATCH_INTERVAL_SECONDS (cli/serve.ts); one
 // waits at a time however many instances ask (migration 0016), and any job runner runs it.
 

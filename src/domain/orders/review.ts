@@ -1,4 +1,4 @@
-// Needs review (issue 20): the orders the system will not decide alone. An order lands here when
+// Needs review: the orders the system will not decide alone. An order lands here when
 // a supplier create's outcome is unknown and the supplier cannot be asked by our reference
 // (EliteDias), or when a supplier job used its last attempt. Its status does not change (the
 // reseller and the consumer keep seeing it pending), no money moves, nothing is sent again on its

@@ -1,5 +1,5 @@
 // Starting a consumer payment (spec §7 POST /payment/{provider}/mlbb, and /payment/{provider}/{slug}
-// for every other game, issue 22). The server is the authority: it verifies the account with the
+// for every other game). The server is the authority: it verifies the account with the
 // supplier (Mobile Legends: the reseller path's own package decision; any other game: its
 // supplier's check), prices the item from the catalogue with the consumer markup and discounts,
 // and refuses a request whose amount or package differs from what it would charge, or whose

@@ -1,4 +1,4 @@
-// Reseller API keys (issue 11): issued and revoked by the reseller on My Account, revoked by an
+// Reseller API keys: issued and revoked by the reseller on My Account, revoked by an
 // admin on the reseller's edit page (one or all), and all revoked by an admin's password reset,
 // each audited, as is each key's first use of the day. Only /api/v1 reads them
 // (server/reseller-api.ts).

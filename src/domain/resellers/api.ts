@@ -1,4 +1,4 @@
-// The reseller API (issue 11, /api/v1): the portal's own domain functions behind another door.
+// The reseller API (/api/v1): the portal's own domain functions behind another door.
 // Catalogue and prices come from reseller-catalogue.ts, verification from verification.ts, orders
 // from orders/place.ts (the same conditional debit, pricing and supplier job), money from ledger.
 import type { Db } from "../../db/client.ts";

@@ -1,4 +1,4 @@
-// Which IP addresses a reseller's webhook may reach (issue 21): none of the IANA special-purpose
+// Which IP addresses a reseller's webhook may reach: none of the IANA special-purpose
 // registries' blocks, nor multicast, nor the cloud metadata addresses. A callback URL is typed by
 // a reseller, so without this our server would POST, from inside our network, to whatever the URL
 // or its DNS names: the metadata service, the database, an admin port on localhost.

@@ -1,4 +1,4 @@
-// The HTTP of reseller webhooks (issue 21): the host is resolved when the event is sent, every
+// The HTTP of reseller webhooks: the host is resolved when the event is sent, every
 // address it stands for is vetted (addresses.ts), and the connection goes to a vetted address
 // with no second lookup, so a DNS answer that changes between the check and the connect (DNS
 // rebinding) cannot steer it inside. The URL's name stays the Host header and the TLS server

@@ -1,4 +1,4 @@
-// Admin → Operations (issue 24; ours, not the spec's): how the running system is doing, from
+// Admin → Operations (ours, not the spec's): how the running system is doing, from
 // GET /api/admin/operations, the view `cli status` prints: readiness, the job queue per kind, the
 // Needs review queue, failed jobs (with their Retry), the suppliers' balances and the latest
 // alerts emailed to the admins.

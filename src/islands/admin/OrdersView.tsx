@@ -1,7 +1,7 @@
 // Spec §2 Admin console 'Orders': tabs Resellers and Consumers, search 'Search order...', Refresh
 // All Status when more than one order is new or pending, Export, a Loading overlay until orders
 // arrive, 20 rows a page. The server searches and pages (GET /api/orders): the browser never holds
-// more than the page shown. A third tab, Needs review (issue 20), holds the orders waiting for an
+// more than the page shown. A third tab, Needs review, holds the orders waiting for an
 // operator and the failed jobs; its count is fetched as the view opens, so it shows on every tab.
 import { useEffect, useRef, useState } from "react";
 import type {

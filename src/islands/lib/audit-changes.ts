@@ -1,4 +1,4 @@
-// An audit row's change as lines a person reads (issue 27 item 15): one changed field a line,
+// An audit row's change as lines a person reads: one changed field a line,
 // "name: old → new", nested fields by their path ("packages › mlbb › markupConsumer: 5 → 6"),
 // never JSON. Entries of a list are named by their own name where they have one, so a package or
 // item keeps its label when the list is reordered. A supplier is named as its operators know it

@@ -1,4 +1,4 @@
-// Spec texts that carry a symbol, drawn with the inline SVG icons instead of emoji (issue 12).
+// Spec texts that carry a symbol, drawn with the inline SVG icons instead of emoji.
 import {
   CheckIcon,
   CrossIcon,

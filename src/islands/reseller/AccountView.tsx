@@ -1,5 +1,5 @@
 // Spec §2 My Account: the exchange rate, the password change, Sign out and the balance history;
-// issue 11 adds the reseller's API keys.
+// beyond the spec, the reseller's API keys.
 import { useEffect, useState } from "react";
 import { callApi } from "../lib/api.ts";
 import { signOut } from "../lib/sign-out.ts";
@@ -54,7 +54,7 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
   const [password, setPassword] = useState("");
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
-  // Spec §8's text, shown under the fields rather than in an alert (issue 27).
+  // Spec §8's text, shown under the fields rather than in an alert.
   const [failure, setFailure] = useState("");
 
   const save = async () => {
@@ -92,7 +92,7 @@ function ChangePassword({ resellerId }: { resellerId: string }) {
       }}
     >
       <label for="rs-new-password">Change Account Password</label>
-      {/* Issue 21: the server asks for the current password before changing it. */}
+      {/* The server asks for the current password before changing it. */}
       <input
         id="rs-current-password"
         class="rs-current-password"

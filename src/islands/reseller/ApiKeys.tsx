@@ -1,6 +1,6 @@
-// Issue 11: API keys for the reseller API. On My Account a reseller names, creates (the secret is
+// API keys for the reseller API. On My Account a reseller names, creates (the secret is
 // shown once), lists and revokes its keys; on the reseller's edit page an admin lists and revokes
-// them, one or all at once (issue 21).
+// them, one or all at once.
 import { useState } from "react";
 import { callApi } from "../lib/api.ts";
 import { failureText, formatDate } from "../lib/order-format.ts";

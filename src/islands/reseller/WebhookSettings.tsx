@@ -1,4 +1,4 @@
-// My Account › Order Webhooks (beyond the spec: issue 11): the callback URL, the signing secret
+// My Account › Order Webhooks (beyond the spec): the callback URL, the signing secret
 // (shown once, when made or rolled), and the latest delivery attempts with their status or class of
 // failure (never the receiver's words) and a Resend button.
 import { useState } from "react";

@@ -1,4 +1,4 @@
-// The suppliers' prepaid balances (issue 24), each with its week's trend as a small line drawn
+// The suppliers' prepaid balances, each with its week's trend as a small line drawn
 // from the readings, the change over 24 hours and the alert threshold. The dashboard and the
 // Operations screen show the same cards.
 import type { SupplierBalanceDto } from "../../../shared/operations-types.ts";

@@ -1,4 +1,4 @@
-// The Needs review tab of Admin → Orders (issue 20): the orders waiting for an operator, then the
+// The Needs review tab of Admin → Orders: the orders waiting for an operator, then the
 // failed jobs. OrdersView fetches the queue, as its tab label counts it on every tab.
 import type { ReviewOrderDto } from "../../../shared/order-types.ts";
 import { LoadFailed } from "../../lib/LoadFailed.tsx";

@@ -1,4 +1,4 @@
-// Admin → Orders → Needs review (issue 20): the orders the system will not decide alone, longest
+// Admin → Orders → Needs review: the orders the system will not decide alone, longest
 // waiting first, with their supplier attempts and the operator's three decisions. One tbody per
 // order: its facts, then its reason, attempts and actions; narrow screens stack each as a card.
 import { useState } from "react";

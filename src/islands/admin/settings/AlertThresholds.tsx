@@ -1,4 +1,4 @@
-// Admin → Settings, 'Alerts' (issue 24; ours, not the spec's): when the admins are emailed about a
+// Admin → Settings, 'Alerts' (ours, not the spec's): when the admins are emailed about a
 // supplier's low balance, a job backlog or a reseller's failing webhooks (GET/PUT
 // /api/settings/alerts). Numbers are sent as numbers; the server checks ranges and decimals.
 import { useEffect, useState } from "react";

@@ -38,7 +38,7 @@ function AdminForm({ editing, canGrantSuperadmin, self, onDone }: AdminFormProps
   const [form, setForm] = useState<FormState>(
     editing ? { ...editing, password: "" } : EMPTY,
   );
-  // Issue 21: an admin changing their own password types the current one too.
+  // An admin changing their own password types the current one too.
   const [currentPassword, setCurrentPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const set = (key: keyof FormState) => (e: Event) =>

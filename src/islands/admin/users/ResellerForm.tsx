@@ -2,7 +2,7 @@
 // mlbb_special required, then one field per launched game, three per row) and, when editing, the
 // Account Balance History. The balance is typed only at creation; afterwards it moves through
 // Top Up and Deduct, which keep its history (the server refuses any other change). A new password
-// also revokes the reseller's API keys and disables its webhook (issue 21), and the confirmation
+// also revokes the reseller's API keys and disables its webhook, and the confirmation
 // says so.
 import { useEffect, useRef, useState } from "react";
 import type { JSX } from "preact";
@@ -23,7 +23,7 @@ import { markupField, resellerFormProblems } from "./reseller-checks.ts";
 /** Spec §9: the admin's view of a reseller's balance history shows 10 rows a page. */
 const ADMIN_HISTORY_PAGE_SIZE = 10;
 
-/** What else a new password does (issue 21): said before saving and in the confirmation. */
+/** What else a new password does: said before saving and in the confirmation. */
 const PASSWORD_RESET_NOTE =
   "The new password signed the reseller out, revoked all its API keys and disabled its webhook.";
 

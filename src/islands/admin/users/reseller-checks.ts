@@ -1,4 +1,4 @@
-// The Create Reseller and reseller edit form's own checks (issue 27 item 15): each field's message
+// The Create Reseller and reseller edit form's own checks: each field's message
 // shown beside it, instead of the browser's popup on the first one. The server checks the same and
 // more (the markup's ceiling, a name or email already taken); what it refuses still comes back as
 // the spec's alert.

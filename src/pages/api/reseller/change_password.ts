@@ -3,7 +3,7 @@ import { z } from "zod";
 import { readJson, requireOwnResellerId } from "../../../server/http.ts";
 import { changeResellerPassword } from "../../../domain/auth/users.ts";
 
-// Spec §7: id and password; issue 21 adds the current password, checked before any change.
+// Spec §7: id and password; we add the current password, checked before any change.
 const ChangePasswordInput = z.object({
   id: z.string().min(1).max(64),
   password: z.string().min(8, "Password must be at least 8 characters").max(1024),

@@ -7,7 +7,7 @@ import { verifyConsumerAccount } from "../../../../domain/payments/consumer-chec
 import { readJson } from "../../../../server/http.ts";
 import { ConsumerVerifyBody } from "../../../../server/payment-inputs.ts";
 
-// Issue 22: POST /consumers/verify_id/{page slug} {userid, serverid, characterName} -> the account's
+// POST /consumers/verify_id/{page slug} {userid, serverid, characterName} -> the account's
 // name and the server's decision, for every game a consumer can buy (the spec's
 // /consumers/verify_id/mlbb keeps its own answer). Anonymous, so limited per client address: each
 // call costs a supplier check.

@@ -10,7 +10,7 @@ import { consumerCheckoutOf } from "../../../../server/consumer-checkout.ts";
 import { ConsumerPaymentBody, PaymentProvider } from "../../../../server/payment-inputs.ts";
 
 // Spec §7: POST /payment/{payment provider}/mlbb -> { orderID, paymentUrl }; every other game a
-// consumer can buy at /payment/{payment provider}/{its page slug} (issue 22). Anyone may buy; the
+// consumer can buy at /payment/{payment provider}/{its page slug}. Anyone may buy; the
 // per-address limit keeps a script from filling the orders table and HitPay with requests.
 export const POST: APIRoute = async ({ locals, params, request, url }) => {
   const provider = PaymentProvider.safeParse(params.provider);
