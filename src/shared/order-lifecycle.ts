@@ -66,7 +66,7 @@ export interface Step<S extends OrderStatus> {
  * `clear`s the flag: what the operator was asked to find out is now known. Only `heldForReview`
  * sets it; it never changes the status (the buyer keeps seeing the order where it is).
  */
-export interface Event {
+export interface LifecycleEvent {
   reseller?: Step<ResellerOrderState>;
   consumer?: Step<ConsumerOrderState>;
   review: "hold" | "clear";
@@ -134,13 +134,13 @@ export const MOVES = {
     consumer: { from: OPEN.consumer, to: [], counts: [] },
     review: "clear",
   },
-} as const satisfies Record<string, Event>;
+} as const satisfies Record<string, LifecycleEvent>;
 
 export type OrderEventName = keyof typeof MOVES;
 
 /** The steps of every event, with its name and buyer type (for checks and the walk). */
 export const STEPS: readonly (Step<OrderStatus> & { event: OrderEventName; buyer: BuyerType })[] =
-  (Object.entries(MOVES) as [OrderEventName, Event][]).flatMap(([event, row]) =>
+  (Object.entries(MOVES) as [OrderEventName, LifecycleEvent][]).flatMap(([event, row]) =>
     (["reseller", "consumer"] as const).flatMap((buyer) => {
       const step = row[buyer];
       return step ? [{ ...step, event, buyer }] : [];

@@ -18,7 +18,7 @@ import {
 import { type Acceptance, recordAcceptance } from "../../db/repositories/supplier-attempts.ts";
 import {
   type BuyerType,
-  type Event,
+  type LifecycleEvent,
   MOVES,
   type OrderEventName,
   type OrderStatus,
@@ -47,13 +47,13 @@ export interface MoveOptions {
 
 /** The event's step for `buyer`; an event the buyer type has no step for is a programming error. */
 function stepOf(event: OrderEventName, buyer: BuyerType): Step<OrderStatus> {
-  const step = (MOVES[event] as Event)[buyer];
+  const step = (MOVES[event] as LifecycleEvent)[buyer];
   if (!step) throw new Error(`a ${buyer} order has no ${event} move`);
   return step;
 }
 
 /** The event's status move for `buyer`, as the repository takes it. */
-export function statusMove(
+function statusMove(
   event: StatusEventName,
   buyer: BuyerType,
   options: Pick<MoveOptions, "from" | "to"> = {},
