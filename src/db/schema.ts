@@ -6,6 +6,7 @@ import type {
   Selectable,
   Updateable,
 } from "kysely";
+import type { OrderStatus } from "../shared/order-lifecycle.ts";
 
 /** Set by the database on insert; never written by the app. */
 type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -135,7 +136,8 @@ export interface GamesTable {
 export interface OrdersTable {
   id: string;
   buyer_type: "reseller" | "consumer";
-  status: string;
+  /** Its state in the order's lifecycle (src/shared/order-lifecycle.ts). */
+  status: OrderStatus;
   reseller_id: string | null;
   reseller_name: string | null;
   old_balance_cents: number | null;

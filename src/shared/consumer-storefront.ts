@@ -3,6 +3,7 @@
 
 import type { NamedLink } from "./game-types.ts";
 import { POLICY_PAGES } from "./store-policies.ts";
+import { DELIVERED, FAILED, RETRYABLE_STATES } from "./order-lifecycle.ts";
 
 /** One item a consumer can buy, priced on the server with the consumer markup and discount. */
 export interface ConsumerItemDto {
@@ -364,20 +365,11 @@ export interface ConsumerOrderView {
   bankTransfer?: BankTransferDetails;
 }
 
-/**
- * Statuses where nothing was paid and nothing more will happen unless the buyer acts: a HitPay
- * payment that failed, was cancelled or expired, or a manual payment an admin cancelled. The
- * result page offers "Try again" (a new order for the same purchase) on these.
- */
-export const RETRYABLE_STATUSES: readonly string[] = [
-  "payment-failed",
-  "payment-cancelled",
-  "payment-expired",
-  "cancelled",
-];
+/** The lifecycle's RETRYABLE_STATES: the result page offers "Try again" on these. */
+export const RETRYABLE_STATUSES: readonly string[] = RETRYABLE_STATES;
 
 /** Statuses after which the result page stops polling (spec §4, and the retryable ones). */
-export const FINAL_STATUSES: readonly string[] = ["successful", "error", ...RETRYABLE_STATUSES];
+export const FINAL_STATUSES: readonly string[] = [DELIVERED, FAILED, ...RETRYABLE_STATES];
 
 const STATUS_LABELS: Record<string, string> = {
   "successful": "Successful",

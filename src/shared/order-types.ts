@@ -1,8 +1,10 @@
 // JSON shapes of orders and balance history as the /api sends them (spec §3 Order, Balance
 // history entry). Types only: islands and server code both import them.
 
+import { RESELLER_STATES } from "./order-lifecycle.ts";
+
 /** Reseller order statuses (spec §4): new ('New' + hourglass), pending, successful ('Success' + check), error. */
-export const RESELLER_ORDER_STATUSES = ["new", "pending", "successful", "error"] as const;
+export const RESELLER_ORDER_STATUSES = RESELLER_STATES;
 
 export type ResellerOrderStatus = typeof RESELLER_ORDER_STATUSES[number];
 

@@ -36,7 +36,7 @@ const ADMIN_HEADER = [
 
 const RESELLER_ORDERS = 45;
 const CONSUMER_ORDERS = 25;
-const RESELLER_STATUSES = ["successful", "pending", "error", "new", "successful"];
+const RESELLER_STATUSES = ["successful", "pending", "error", "new", "successful"] as const;
 /** Reseller orders whose user name holds "Zed" (search: case-insensitive substring). */
 const ZED = [4, 17, 30];
 

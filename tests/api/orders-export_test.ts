@@ -44,7 +44,7 @@ function order(i: number, reseller: { id: string; name: string }): NewOrder {
   return {
     id: `${reseller.name.slice(0, 3).toUpperCase()}-${String(i).padStart(6, "0")}`,
     buyer_type: "reseller",
-    status: ["successful", "pending", "error", "new"][i % 4],
+    status: (["successful", "pending", "error", "new"] as const)[i % 4],
     reseller_id: reseller.id,
     reseller_name: reseller.name,
     old_balance_cents: i === 7 ? null : 1_000_000 + i * 100,

@@ -173,7 +173,7 @@ Deno.test({
         // Seed 7: orders placed over 40 days, moved between statuses, repriced, re-dated, deleted.
         const random = createSeededRandom(7);
         const int = (n: number) => Math.floor(random() * n);
-        const statuses = ["new", "pending", "successful", "error"];
+        const statuses = ["new", "pending", "successful", "error"] as const;
         const ids: string[] = [];
         for (let round = 0; round < 6; round++) {
           for (let i = 0; i < 30; i++) {

@@ -30,7 +30,7 @@ Deno.test({
         const order = (id: string, serverId: string, gameId: string | null) => ({
           id,
           buyer_type: "consumer" as const,
-          status: "cancelled",
+          status: "cancelled" as const,
           game_id: gameId,
           game: "Genshin Impact",
           item: "60 Genesis Crystals",

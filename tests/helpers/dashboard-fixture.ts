@@ -3,6 +3,7 @@
 // order, and orders that are not successful. The expected figures are in tests/db/dashboard_test.ts.
 import type { Db } from "../../src/db/client.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
+import type { OrderStatus } from "../../src/shared/order-lifecycle.ts";
 import { createReseller } from "../../src/domain/auth/users.ts";
 import { LIFETIME_START } from "../../src/domain/admin/dashboard.ts";
 
@@ -48,7 +49,7 @@ export async function seedDashboardFixture(db: Db, now: Date): Promise<Dashboard
     amountCents: number,
     cost: string,
     pkg: string | null,
-    status = "successful",
+    status: OrderStatus = "successful",
   ): NewOrder => ({
     id: `FIX-${String(++n).padStart(3, "0")}`,
     buyer_type: buyer ? "reseller" : "consumer",

@@ -55,7 +55,7 @@ Deno.test("[payment rules] a payment that is none of our consumer orders' is for
 });
 
 Deno.test("[payment rules] states only move forward: later reports are recorded only", () => {
-  for (const status of [PAYMENT_RECEIVED, DELIVERED, "error", "cancelled"]) {
+  for (const status of [PAYMENT_RECEIVED, DELIVERED, "error", "cancelled"] as const) {
     assert.equal(paymentEffect({ ...order, status }, completed).kind, "record");
     assert.equal(
       paymentEffect({ ...order, status }, { ...completed, status: "failed" }).kind,
@@ -78,7 +78,7 @@ Deno.test("[payment rules] a payment that ended unpaid gets its own state, and a
     kind: "unpaid",
     status: PAYMENT_CANCELLED,
   });
-  for (const status of [PAYMENT_FAILED, PAYMENT_CANCELLED, PAYMENT_EXPIRED]) {
+  for (const status of [PAYMENT_FAILED, PAYMENT_CANCELLED, PAYMENT_EXPIRED] as const) {
     assert.deepEqual(paymentEffect({ ...order, status }, completed), { kind: "pay" });
     assert.equal(
       paymentEffect({ ...order, status }, { ...completed, status: "failed" }).kind,

@@ -4,6 +4,7 @@
 import { sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database } from "../schema.ts";
+import type { OrderStatus } from "../../shared/order-lifecycle.ts";
 
 type Handle = Db | Transaction<Database>;
 
@@ -107,7 +108,7 @@ export async function countFailedJobs(
 /** Orders in Needs review still open: how many, and how many entered it after `since`. */
 export async function countOrdersInReview(
   db: Db,
-  openStatuses: readonly string[],
+  openStatuses: readonly OrderStatus[],
   since: Date,
 ): Promise<{ total: number; since: number }> {
   return await db.selectFrom("orders")

@@ -2,11 +2,13 @@ import { type SelectQueryBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "../client.ts";
 import type { Database, NewOrder, OrderRow } from "../schema.ts";
 import { anyOfList, coalescePerHandle, inOrderOf } from "../coalesce.ts";
+import {
+  isListedMove,
+  OPEN_RESELLER_STATES,
+  type OrderStatus,
+} from "../../shared/order-lifecycle.ts";
 
 type Handle = Db | Transaction<Database>;
-
-/** Reseller order states that may still change (spec §4: only new or pending can be refreshed). */
-export const OPEN_RESELLER_STATUSES = ["new", "pending"] as const;
 
 export async function findOrderById(db: Handle, id: string): Promise<OrderRow | undefined> {
   return await db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();
@@ -58,7 +60,7 @@ export async function listResellerOrdersPage(
   db: Db,
   resellerId: string,
   filter: {
-    status?: string;
+    status?: OrderStatus;
     from?: Date;
     before?: Date;
     /** The id of the previous page's last order: the page continues below it. */
@@ -84,26 +86,56 @@ export async function listOpenResellerOrders(
   options: { resellerId?: string; onlyPending?: boolean; limit: number },
 ): Promise<OrderRow[]> {
   let q = db.selectFrom("orders").selectAll().where("buyer_type", "=", "reseller")
-    .where("status", "in", options.onlyPending ? ["pending"] : [...OPEN_RESELLER_STATUSES]);
+    .where("status", "in", options.onlyPending ? ["pending"] : [...OPEN_RESELLER_STATES]);
   if (options.resellerId) q = q.where("reseller_id", "=", options.resellerId);
   return await q.orderBy("created_at", "asc").limit(options.limit).execute();
 }
 
+/** A status move: from one of `from` to `to`, each pair listed in the lifecycle table. */
+export interface StatusMove {
+  from: readonly OrderStatus[];
+  to: OrderStatus;
+}
+
 /**
- * Moves an order forward only if it is still in one of `from`: one conditional update, so two
- * workers (or a worker and a refresh) can never apply a transition twice. A move ends the
- * order's stay in Needs review: what the operator was asked to find out is now known.
+ * What a move writes besides the status: the supplier's order id, the last error, and Needs review
+ * cleared (`review_since`, `review_reason` null) as the lifecycle table says every move does.
+ */
+export interface MoveChanges {
+  supplier_order_id?: string | null;
+  last_error?: string | null;
+  review_since?: null;
+  review_reason?: null;
+}
+
+/**
+ * Refuses a move the lifecycle table (src/shared/order-lifecycle.ts) does not list: no other
+ * change of `orders.status` can happen through this repository.
+ */
+export function assertListedMove(move: StatusMove): void {
+  for (const from of move.from) {
+    if (!isListedMove(from, move.to)) {
+      throw new Error(`order move ${from} → ${move.to} is not in the lifecycle table`);
+    }
+  }
+}
+
+/**
+ * Moves an order forward only if it is still in one of `move.from`: one conditional update, so
+ * two workers (or a worker and a refresh) can never apply a transition twice. Only the
+ * lifecycle's `move` calls it.
  */
 export async function transitionOrder(
   db: Handle,
   id: string,
-  from: readonly string[],
-  changes: { status: string; supplier_order_id?: string | null; last_error?: string | null },
+  move: StatusMove,
+  changes: MoveChanges,
 ): Promise<OrderRow | undefined> {
+  assertListedMove(move);
   return await db.updateTable("orders")
-    .set({ ...changes, review_since: null, review_reason: null, updated_at: new Date() })
+    .set({ ...changes, status: move.to, updated_at: new Date() })
     .where("id", "=", id)
-    .where("status", "in", [...from])
+    .where("status", "in", [...move.from])
     .returningAll()
     .executeTakeFirst();
 }
@@ -119,25 +151,26 @@ export interface OrderMoveEvent {
 /** An order's move with its webhook events (see transitionOrdersWithEvents). */
 export interface OrderMove {
   id: string;
-  /** The statuses the order moves from; it stays where it is when it has moved on. */
-  from: readonly string[];
-  changes: { status: string; last_error?: string | null };
+  /** The status move; the order stays where it is when it has moved on. */
+  move: StatusMove;
+  changes: MoveChanges;
   events: OrderMoveEvent[];
 }
 
 /**
- * `transitionOrder` from `from` with `changes` for several orders and, for each order it moved
+ * `transitionOrder` by `move` with `changes` for several orders and, for each order it moved
  * whose reseller has a webhook, its `events` and their delivery jobs, in one statement (one round
  * trip, no explicit transaction): an event exists exactly when its change does. One answer per
  * move, in order: the order as moved, or undefined.
  */
 export async function transitionOrdersWithEvents(
   db: Handle,
-  from: readonly string[],
-  changes: OrderMove["changes"],
+  move: StatusMove,
+  changes: MoveChanges,
   moves: Pick<OrderMove, "id" | "events">[],
 ): Promise<(OrderRow | undefined)[]> {
-  const set = { ...changes, review_since: null, review_reason: null, updated_at: new Date() };
+  assertListedMove(move);
+  const set = { ...changes, status: move.to, updated_at: new Date() };
   const events = moves.flatMap((move) => move.events.map((e) => ({ ...e, order_id: move.id })));
   const ids = moves.map((move) => move.id);
   const { rows } = await sql<OrderRow>`
@@ -145,7 +178,7 @@ export async function transitionOrdersWithEvents(
       UPDATE orders SET ${
     sql.join(Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value}`))
   }
-      WHERE id = ${anyOfList(ids)} AND status IN (${sql.join([...from])})
+      WHERE id = ${anyOfList(ids)} AND status IN (${sql.join([...move.from])})
       RETURNING *
     ), e AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(events)}::text::jsonb)
@@ -167,13 +200,13 @@ export async function transitionOrdersWithEvents(
 
 /**
  * `transitionOrdersWithEvents` for one order, in one statement with the other moves of the same
- * turn that share its `from` and `changes` (the answers that came in together).
+ * turn that share its `move` and `changes` (the answers that came in together).
  */
 export const transitionOrderWithEvents: (db: Db, move: OrderMove) => Promise<OrderRow | undefined> =
   coalescePerHandle(
-    (move) => JSON.stringify([move.from, move.changes]),
+    (move) => JSON.stringify([move.move, move.changes]),
     (move) => move.id,
-    (db: Db, moves) => transitionOrdersWithEvents(db, moves[0].from, moves[0].changes, moves),
+    (db: Db, moves) => transitionOrdersWithEvents(db, moves[0].move, moves[0].changes, moves),
   );
 
 /** Orders by id, one answer per id in order (undefined where there is none). */
@@ -204,7 +237,7 @@ export const readOrder: (db: Db, id: string) => Promise<OrderRow | undefined> = 
 export async function flagOrderForReview(
   db: Handle,
   id: string,
-  open: readonly string[],
+  open: readonly OrderStatus[],
   reason: string,
 ): Promise<OrderRow | undefined> {
   const text = reason.slice(0, 1000);
@@ -238,7 +271,7 @@ export async function clearOrderReview(
 /** Orders in Needs review that are still open at their supplier, longest waiting first. */
 export async function listOrdersInReview(
   db: Db,
-  openStatuses: readonly string[],
+  openStatuses: readonly OrderStatus[],
   limit: number,
 ): Promise<OrderRow[]> {
   return await db.selectFrom("orders").selectAll()
@@ -292,7 +325,7 @@ export async function setPaymentReference(
 /** Consumer orders in any of `statuses` (created since `createdSince`), oldest first (reconciliation). */
 export async function listConsumerOrdersInStatus(
   db: Db,
-  statuses: readonly string[],
+  statuses: readonly OrderStatus[],
   limit: number,
   createdSince?: Date,
 ): Promise<OrderRow[]> {
@@ -353,7 +386,7 @@ export async function listOrdersPage(
 export async function countOrders(
   db: Db,
   filter: OrderFilter,
-  statuses?: readonly string[],
+  statuses?: readonly OrderStatus[],
 ): Promise<number> {
   let q = whereOrderFilter(db.selectFrom("orders"), filter);
   if (statuses) q = q.where("status", "in", [...statuses]);

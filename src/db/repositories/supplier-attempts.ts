@@ -3,6 +3,7 @@ import type { Db } from "../client.ts";
 import type { Database, OrderRow, SupplierAttemptRow } from "../schema.ts";
 import type { NewJob } from "./jobs.ts";
 import { anyOfList, coalescePerHandle, inOrderOf } from "../coalesce.ts";
+import { assertListedMove, type StatusMove } from "./orders.ts";
 
 /** An attempt whose outcome nobody knows yet: the request is out, or its answer was unusable. */
 export const UNCERTAIN = "uncertain";
@@ -117,16 +118,16 @@ export const readOrderAndStartAttempt: (
 export interface Acceptance {
   attempt: { id: number; outcome: string; answer: string };
   orderId: string;
-  /** The statuses the order moves from; it stays where it is when it has moved on. */
-  from: readonly string[];
-  changes: { status: string; supplier_order_id: string };
+  /** The order's move; it stays where it is when it has moved on. */
+  move: StatusMove;
+  supplierOrderId: string;
   /** The job that checks the order at its supplier, queued only if the order moved. */
   watch?: NewJob;
 }
 
 /**
  * Creates the supplier accepted and has not finished, in one statement: for each, the attempt's
- * outcome, the order's move from `from` to `changes` (its supplier order id recorded) and, only
+ * outcome, the order's `move` (its supplier order id recorded, Needs review cleared) and, only
  * if it moved and one is given, `watch`. No moment passes in which an attempt says accepted and
  * its order still waits to be sent. One answer per acceptance, in order: the order as moved, or
  * undefined when it had moved on. The attempts and orders are found by their ids as arrays too
@@ -136,15 +137,16 @@ export async function recordAcceptances(
   db: Db,
   acceptances: Acceptance[],
 ): Promise<(OrderRow | undefined)[]> {
+  for (const a of acceptances) assertListedMove(a.move);
   const now = new Date();
   const input = acceptances.map((a) => ({
     attempt_id: a.attempt.id,
     outcome: a.attempt.outcome,
     answer: a.attempt.answer.slice(0, 2000),
     order_id: a.orderId,
-    from_statuses: a.from,
-    status: a.changes.status,
-    supplier_order_id: a.changes.supplier_order_id,
+    from_statuses: a.move.from,
+    status: a.move.to,
+    supplier_order_id: a.supplierOrderId,
     watch_kind: a.watch?.kind ?? null,
     watch_payload: a.watch?.payload ?? null,
     watch_run_at: a.watch ? (a.watch.runAt ?? now).toISOString() : null,

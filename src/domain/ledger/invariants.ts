@@ -23,6 +23,7 @@ import type { SupplierReferenceCount } from "../../integrations/simulator-counts
 import { checkLedger } from "./ledger.ts";
 import { centsToDollarString } from "../money.ts";
 import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
+import { MOVES, RESELLER_STATES } from "../orders/lifecycle.ts";
 
 export type InvariantName =
   | "ledger"
@@ -46,9 +47,9 @@ export async function checkDebitedOrders(db: Db): Promise<InvariantViolation[]> 
     violations.push({ invariant: "debited orders", subject, problem });
   for (const order of await listDebitedOrderFacts(db)) {
     if (order.placed !== 1) report(order.id, `debited ${order.placed} times`);
-    if (order.status === "error") {
+    if (order.status === MOVES.refunded.reseller.to[0]) {
       if (order.refunded !== 1) report(order.id, `in error, refunded ${order.refunded} times`);
-    } else if (["new", "pending", "successful"].includes(order.status)) {
+    } else if ((RESELLER_STATES as readonly string[]).includes(order.status)) {
       if (order.refunded !== 0) report(order.id, `${order.status} but refunded`);
     } else report(order.id, `unknown status ${order.status}`);
   }

@@ -22,7 +22,7 @@ import { isAdminRank } from "../auth/users.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { centsToDecimalString } from "../money.ts";
 import { ORDER_JOB_KINDS } from "../orders/jobs.ts";
-import { REVIEWABLE_STATUSES } from "../orders/review.ts";
+import { REVIEWABLE_STATES } from "../orders/lifecycle.ts";
 import type { AlertSettings } from "./alert-settings.ts";
 import { type BalanceReading, VENDORS } from "./balances.ts";
 import { formatBusinessDate } from "../../shared/business-time.ts";
@@ -128,7 +128,7 @@ async function reviewAlerts(db: Db): Promise<Alert[]> {
   const condition = "needs-review";
   const review = await countOrdersInReview(
     db,
-    REVIEWABLE_STATUSES,
+    REVIEWABLE_STATES,
     await sinceLastAlert(db, condition),
   );
   if (!review.since) return [];

@@ -13,7 +13,7 @@ import {
 import type { OperationsStatusDto, ReadinessDto } from "../../shared/operations-types.ts";
 import { listRetryableFailedJobs } from "../admin/failed-jobs.ts";
 import { ORDER_JOB_KINDS } from "../orders/jobs.ts";
-import { REVIEWABLE_STATUSES } from "../orders/review.ts";
+import { REVIEWABLE_STATES } from "../orders/lifecycle.ts";
 import { readAlertSettings } from "./alert-settings.ts";
 import { supplierBalances } from "./balances.ts";
 
@@ -28,7 +28,7 @@ export async function operationsStatus(
   const now = options.now ?? new Date();
   const settings = await readAlertSettings(db);
   const queue = await jobQueueByKind(db);
-  const review = await countOrdersInReview(db, REVIEWABLE_STATUSES, now);
+  const review = await countOrdersInReview(db, REVIEWABLE_STATES, now);
   const failed = await countFailedJobs(db, ORDER_JOB_KINDS, now);
   return {
     generatedAt: now.toISOString(),

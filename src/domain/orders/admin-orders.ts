@@ -3,30 +3,26 @@
 
 import type { Db } from "../../db/client.ts";
 import type { OrderRow } from "../../db/schema.ts";
-import {
-  countOrders,
-  findOrderById,
-  listOrdersPage,
-  OPEN_RESELLER_STATUSES,
-} from "../../db/repositories/orders.ts";
+import { countOrders, findOrderById, listOrdersPage } from "../../db/repositories/orders.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { AdminOrderDto, AdminOrdersPage, OrderBuyerType } from "../../shared/order-types.ts";
 import { type OperatorActor } from "../actor.ts";
 import { NotFoundError } from "../errors.ts";
 import { centsToDollars } from "../money.ts";
-import { AWAITING_PAYMENT, PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
+import { AWAITING_PAYMENT } from "../payments/consumer-states.ts";
 import { MANUAL, settleManualPayment } from "../payments/consumer-payments.ts";
 import { isOpenAtSupplier, refreshOrder } from "./fulfil.ts";
 import { refreshOpenOrders } from "./reseller-orders.ts";
 import { presentOrderFields } from "./present.ts";
+import { MOVES, type OrderStatus } from "./lifecycle.ts";
 
 /** Rows per page of the admin orders tabs (spec §9). */
 export const ADMIN_ORDERS_PAGE_SIZE = 20;
 
 /** The statuses a tab can still refresh at the supplier (spec §4: new or pending). */
-const OPEN_STATUSES: Record<OrderBuyerType, readonly string[]> = {
-  reseller: OPEN_RESELLER_STATUSES,
-  consumer: [PAYMENT_RECEIVED],
+const OPEN_STATUSES: Record<OrderBuyerType, readonly OrderStatus[]> = {
+  reseller: MOVES.delivered.reseller.from,
+  consumer: MOVES.delivered.consumer.from,
 };
 
 /** Spec §3 Order as an admin sees it, with what the row allows. */

@@ -1,13 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
-import {
-  noteOrderError,
-  OPEN_RESELLER_STATUSES,
-  readOrder,
-  transitionOrder,
-  transitionOrderWithEvents,
-} from "../../db/repositories/orders.ts";
+import { noteOrderError, readOrder } from "../../db/repositories/orders.ts";
 import type { NewJob } from "../../db/repositories/jobs.ts";
 import { queueJob, wakeJobsAt } from "../jobs.ts";
 import {
@@ -15,7 +9,6 @@ import {
   findLiveSupplierAttempt,
   finishSupplierAttempt,
   readOrderAndStartAttempt,
-  recordAcceptance,
   startSupplierAttempt,
   UNCERTAIN,
 } from "../../db/repositories/supplier-attempts.ts";
@@ -23,12 +16,11 @@ import { currentRequestId } from "../../observability/context.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetch-json.ts";
 import { refundOrderAmount } from "../ledger/ledger.ts";
-import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
 import { orderEvents, queueOrderEvents } from "../resellers/webhooks.ts";
 import { SUPPLIER_STATUS_JOB } from "./place.ts";
 import { sendOrderToReview } from "./review.ts";
-import { countOrderStep } from "./order-metrics.ts";
+import { move, moveOnAcceptance, MOVES, moveWithEvents, type OrderStatus } from "./lifecycle.ts";
 
 /**
  * What one supplier call taught us about an order. `review`: only an operator can tell (the
@@ -263,13 +255,10 @@ export async function refundResellerOrderIn(
   reason: string,
   by = "system",
 ): Promise<boolean> {
-  const order = await transitionOrder(trx, orderId, OPEN_RESELLER_STATUSES, {
-    status: "error",
-    last_error: reason.slice(0, 1000),
+  const order = await move(trx, orderId, "reseller", "refunded", {
+    lastError: reason.slice(0, 1000),
   });
   if (!order || !order.reseller_id) return false;
-  countOrderStep("failed", order);
-  countOrderStep("refunded", order);
   await refundOrderAmount(
     trx,
     { id: order.id, resellerId: order.reseller_id, amountCents: order.amount_cents },
@@ -280,52 +269,44 @@ export async function refundResellerOrderIn(
 }
 
 /**
- * A reseller order still in `from` is delivered, with its order.successful webhook event, once,
- * in the caller's transaction. Returns the delivered order, or undefined when it had moved on.
+ * A reseller order still in `from` (any it can be delivered from by default) is delivered, with
+ * its order.successful webhook event, once, in the caller's transaction. Returns the delivered
+ * order, or undefined when it had moved on.
  */
 export async function markResellerOrderSuccessfulIn(
   trx: Transaction<Database>,
   orderId: string,
-  from: readonly string[],
+  from?: readonly OrderStatus[],
   supplierOrderId?: string,
 ): Promise<OrderRow | undefined> {
-  const order = await transitionOrder(trx, orderId, from, {
-    status: "successful",
-    last_error: null,
-    ...(supplierOrderId === undefined ? {} : { supplier_order_id: supplierOrderId }),
+  const order = await move(trx, orderId, "reseller", "delivered", {
+    from,
+    lastError: null,
+    supplierOrderId,
   });
   if (!order) return undefined;
-  countOrderStep("delivered", order);
   await queueOrderEvents(trx, order, ["order.successful"]);
   return order;
 }
 
 /**
- * Where an order waits to be sent and where it waits once the supplier accepted it: reseller
- * orders move new → pending; consumer orders stay in payment received until delivered.
+ * Where orders wait to be sent, by buyer type: where the lifecycle's `sent` starts (reseller
+ * orders move new → pending; consumer orders stay in payment received until delivered).
  */
-const STAGES = {
-  reseller: { toSend: "new", atSupplier: "pending" },
-  consumer: { toSend: PAYMENT_RECEIVED, atSupplier: PAYMENT_RECEIVED },
+const WAITING = {
+  reseller: MOVES.sent.reseller.from[0],
+  consumer: MOVES.sent.consumer.from[0],
 };
-
-/** Where orders wait to be sent, by buyer type. */
-const WAITING = { reseller: STAGES.reseller.toSend, consumer: STAGES.consumer.toSend };
-
-function stagesOf(order: OrderRow): { toSend: string; atSupplier: string } {
-  return order.buyer_type === "consumer" ? STAGES.consumer : STAGES.reseller;
-}
 
 /** The order has not reached its supplier yet (as far as we know). */
 function awaitsSending(order: OrderRow): boolean {
-  return order.status === stagesOf(order).toSend && order.supplier_order_id === null;
+  return order.status === WAITING[order.buyer_type] && order.supplier_order_id === null;
 }
 
-/** The order may still change at its supplier (refreshable). */
+/** The order may still change at its supplier (refreshable): it can still be delivered. */
 export function isOpenAtSupplier(order: OrderRow): boolean {
-  return order.buyer_type === "consumer"
-    ? order.status === PAYMENT_RECEIVED
-    : OPEN_RESELLER_STATUSES.includes(order.status as "new" | "pending");
+  const open: readonly OrderStatus[] = MOVES.delivered[order.buyer_type].from;
+  return open.includes(order.status);
 }
 
 /**
@@ -360,7 +341,6 @@ async function applyVerdict(
   siteUrl?: string,
   refused?: number,
 ): Promise<OrderRow | undefined> {
-  const { toSend, atSupplier } = stagesOf(order);
   if (verdict.kind === "failed") {
     await failOrder(db, order, verdict.reason, refused);
     return undefined;
@@ -374,9 +354,8 @@ async function applyVerdict(
     return undefined;
   }
   if (verdict.status === "failed") {
-    await transitionOrder(db, order.id, [toSend], {
-      status: atSupplier,
-      supplier_order_id: verdict.supplierOrderId,
+    await move(db, order.id, order.buyer_type, "sent", {
+      supplierOrderId: verdict.supplierOrderId,
     });
     await failOrder(db, order, "supplier reports the order failed");
     return undefined;
@@ -385,10 +364,9 @@ async function applyVerdict(
   // pending reseller order being checked, a consumer order whose supplier id is recorded) has
   // nothing to record here.
   const atStage = awaitsSending(order)
-    ? await transitionOrder(db, order.id, [toSend], {
-      status: atSupplier,
-      supplier_order_id: verdict.supplierOrderId,
-      last_error: null,
+    ? await move(db, order.id, order.buyer_type, "sent", {
+      supplierOrderId: verdict.supplierOrderId,
+      lastError: null,
     })
     : order;
   if (verdict.status !== "successful") return atStage;
@@ -413,13 +391,12 @@ async function applyVerdict(
 async function markResellerOrderSuccessful(
   db: Db,
   order: OrderRow,
-  from: readonly string[],
+  from: readonly OrderStatus[],
 ): Promise<OrderRow | undefined> {
-  const delivered = { ...order, status: "successful", last_error: null };
-  return await transitionOrderWithEvents(db, {
-    id: order.id,
+  const delivered = { ...order, status: MOVES.delivered.reseller.to[0], last_error: null };
+  return await moveWithEvents(db, order.id, "delivered", {
     from,
-    changes: { status: "successful", last_error: null },
+    lastError: null,
     events: orderEvents(delivered, ["order.successful"]),
   });
 }
@@ -468,13 +445,11 @@ async function sendById(
   );
   if (accepted !== undefined && isAcceptedOpen(verdict)) {
     const [outcome, answer] = attemptRecord(verdict);
-    const { toSend, atSupplier } = stagesOf(order);
     const check = watch ? firstStatusCheck(order.id, siteUrl) : undefined;
-    const after = await recordAcceptance(db, {
+    const after = await moveOnAcceptance(db, order.buyer_type, {
       attempt: { id: accepted, outcome, answer },
       orderId: order.id,
-      from: [toSend],
-      changes: { status: atSupplier, supplier_order_id: verdict.supplierOrderId },
+      supplierOrderId: verdict.supplierOrderId,
       watch: check,
     });
     if (check && after) wakeJobsAt(check.runAt, check.kind);

@@ -7,12 +7,7 @@
 import type { Db } from "../../db/client.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import { queueJob } from "../jobs.ts";
-import {
-  clearOrderReview,
-  findOrderById,
-  listOrdersInReview,
-  lockOrderById,
-} from "../../db/repositories/orders.ts";
+import { findOrderById, listOrdersInReview, lockOrderById } from "../../db/repositories/orders.ts";
 import {
   closeOpenSupplierAttempt,
   listSupplierAttempts,
@@ -26,7 +21,7 @@ import { deliverConsumerOrderIn, failConsumerOrder } from "../payments/consumer-
 import { markResellerOrderSuccessfulIn, refundResellerOrderIn } from "./fulfil.ts";
 import { presentAdminOrder } from "./admin-orders.ts";
 import { SUPPLIER_CREATE_JOB } from "./place.ts";
-import { REVIEWABLE_STATUSES } from "./review.ts";
+import { resolveReviewFlag, REVIEWABLE_STATES } from "./lifecycle.ts";
 
 /** The most orders the queue lists at once. */
 const REVIEW_LIST_LIMIT = 200;
@@ -52,7 +47,7 @@ function presentReviewOrder(order: OrderRow, attempts: SupplierAttemptRow[]): Re
 
 /** Admin → Orders → Needs review: the orders waiting for an operator, longest waiting first. */
 export async function listReviewQueue(db: Db): Promise<ReviewOrderDto[]> {
-  const orders = await listOrdersInReview(db, REVIEWABLE_STATUSES, REVIEW_LIST_LIMIT);
+  const orders = await listOrdersInReview(db, REVIEWABLE_STATES, REVIEW_LIST_LIMIT);
   const attempts = await listSupplierAttempts(db, orders.map((o) => o.id));
   return orders.map((order) =>
     presentReviewOrder(order, attempts.filter((a) => a.order_id === order.id))
@@ -72,7 +67,7 @@ export interface ReviewDecision {
 
 function inReview(order: OrderRow): boolean {
   return order.review_since !== null &&
-    (REVIEWABLE_STATUSES as readonly string[]).includes(order.status);
+    REVIEWABLE_STATES.includes(order.status);
 }
 
 /**
@@ -99,7 +94,7 @@ export async function resolveReview(db: Db, decision: ReviewDecision): Promise<O
     let outcome: string;
     if (decision.action === "delivered") {
       const done = reseller
-        ? await markResellerOrderSuccessfulIn(trx, before.id, ["new", "pending"], supplierOrderId)
+        ? await markResellerOrderSuccessfulIn(trx, before.id, undefined, supplierOrderId)
         : await deliverConsumerOrderIn(trx, before.id, decision.siteUrl, supplierOrderId);
       if (!done) throw new ConflictError(`Order ${before.id} moved on meanwhile`);
       outcome = "delivered (operator)";
@@ -109,7 +104,7 @@ export async function resolveReview(db: Db, decision: ReviewDecision): Promise<O
       else await failConsumerOrder(trx, before.id, `${reason}: refund the payment in HitPay`);
       outcome = "refunded (operator)";
     } else {
-      await clearOrderReview(trx, before.id);
+      await resolveReviewFlag(trx, before.id);
       await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId: before.id, siteUrl: decision.siteUrl });
       outcome = "not at supplier (operator)";
     }

@@ -7,13 +7,9 @@
 
 import type { Db } from "../../db/client.ts";
 import { listAdmins } from "../../db/repositories/admins.ts";
-import { flagOrderForReview } from "../../db/repositories/orders.ts";
 import { enqueueMail } from "../mail/outbox.ts";
-import { PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
 import { supplierDisplayName } from "../../shared/supplier-games.ts";
-
-/** Where an order in review can still be: sent or waiting to be, not yet delivered or failed. */
-export const REVIEWABLE_STATUSES = ["new", "pending", PAYMENT_RECEIVED] as const;
+import { holdForReview } from "./lifecycle.ts";
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -25,7 +21,7 @@ function escapeHtml(text: string): string {
  */
 export async function sendOrderToReview(db: Db, orderId: string, reason: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const order = await flagOrderForReview(trx, orderId, REVIEWABLE_STATUSES, reason);
+    const order = await holdForReview(trx, orderId, reason);
     if (!order) return;
     const subject = `Order ${order.id} needs review`;
     const supplier = supplierDisplayName(order.supplier);

@@ -9,12 +9,7 @@
 import type { Db } from "../../db/client.ts";
 import type { GameRow, OrderRow } from "../../db/schema.ts";
 import { findOrInsertConsumer } from "../../db/repositories/consumers.ts";
-import {
-  findOrderById,
-  insertOrder,
-  setPaymentReference,
-  transitionOrder,
-} from "../../db/repositories/orders.ts";
+import { findOrderById, insertOrder, setPaymentReference } from "../../db/repositories/orders.ts";
 import {
   HITPAY_MINIMUM_AMOUNT_CENTS,
   type HitPayClient,
@@ -46,12 +41,8 @@ import {
   isMobileLegends,
 } from "../catalogue/consumer-catalogue.ts";
 import { assertClientPrice, newOrderId, supplierKeysOf } from "../orders/place.ts";
-import {
-  AWAITING_PAYMENT,
-  CANCELLED,
-  CONSUMER_CURRENCY,
-  RETRYABLE_STATES,
-} from "./consumer-states.ts";
+import { AWAITING_PAYMENT, CONSUMER_CURRENCY, RETRYABLE_STATES } from "./consumer-states.ts";
+import { move } from "../orders/lifecycle.ts";
 import { centsToDollars, centsToDollarString } from "../money.ts";
 import { consumerPageSlug, MLBB_SUPPLIER_NAME } from "../../shared/consumer-storefront.ts";
 import { HITPAY, MANUAL } from "./consumer-payments.ts";
@@ -297,10 +288,7 @@ export async function startConsumerPayment(
   } catch (error) {
     if (!(error instanceof HitPayError)) throw error;
     // The buyer never saw a checkout page, so nothing can be paid on this order.
-    await transitionOrder(ctx.db, order.id, [AWAITING_PAYMENT], {
-      status: CANCELLED,
-      last_error: error.message,
-    });
+    await move(ctx.db, order.id, "consumer", "cancelled", { lastError: error.message });
     throw new UpstreamError(PAYMENT_START_FAILED);
   }
   return { orderID: order.id, paymentUrl };

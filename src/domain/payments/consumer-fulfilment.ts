@@ -5,10 +5,8 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
-import { transitionOrder } from "../../db/repositories/orders.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
-import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "./consumer-states.ts";
-import { countOrderStep } from "../orders/order-metrics.ts";
+import { move } from "../orders/lifecycle.ts";
 
 /**
  * A definitive supplier failure after payment: the order moves to error once, keeping the reason
@@ -19,11 +17,7 @@ export async function failConsumerOrder(
   orderId: string,
   reason: string,
 ): Promise<void> {
-  const order = await transitionOrder(db, orderId, [PAYMENT_RECEIVED], {
-    status: FAILED,
-    last_error: reason.slice(0, 1000),
-  });
-  if (order) countOrderStep("failed", order);
+  await move(db, orderId, "consumer", "failed", { lastError: reason.slice(0, 1000) });
 }
 
 /**
@@ -49,13 +43,11 @@ export async function deliverConsumerOrderIn(
   siteUrl: string,
   supplierOrderId?: string,
 ): Promise<OrderRow | undefined> {
-  const order = await transitionOrder(trx, orderId, [PAYMENT_RECEIVED], {
-    status: DELIVERED,
-    last_error: null,
-    ...(supplierOrderId === undefined ? {} : { supplier_order_id: supplierOrderId }),
+  const order = await move(trx, orderId, "consumer", "delivered", {
+    lastError: null,
+    supplierOrderId,
   });
   if (!order) return undefined;
-  countOrderStep("delivered", order);
   await enqueueConsumerReceipt(trx, "delivered", order, siteUrl);
   return order;
 }

@@ -8,11 +8,7 @@ import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
 import { queueJob } from "../jobs.ts";
-import {
-  findOrderById,
-  listConsumerOrdersInStatus,
-  transitionOrder,
-} from "../../db/repositories/orders.ts";
+import { findOrderById, listConsumerOrdersInStatus } from "../../db/repositories/orders.ts";
 import {
   insertPaymentEventOnce,
   setPaymentEventOutcome,
@@ -37,7 +33,7 @@ import { ConflictError, NotFoundError, UnauthenticatedError } from "../errors.ts
 import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
 import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../auth/rate-limit.ts";
 import { forEachConcurrently } from "../concurrency.ts";
-import { countOrderStep } from "../orders/order-metrics.ts";
+import { move } from "../orders/lifecycle.ts";
 import { countConsumerPayment } from "../../observability/metrics.ts";
 import { logger } from "../../observability/log.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
@@ -45,10 +41,7 @@ import { readBankTransferDetails } from "./bank-transfer.ts";
 import type { BankTransferDetails } from "../../shared/consumer-storefront.ts";
 import {
   AWAITING_PAYMENT,
-  CANCELLED,
-  PAYABLE_STATES,
   PAYMENT_CANCELLED,
-  PAYMENT_RECEIVED,
   paymentEffect,
   type PaymentReport,
   UNPAID_STATES,
@@ -74,12 +67,8 @@ export async function markConsumerOrderPaid(
   orderId: string,
   siteUrl: string,
 ): Promise<OrderRow | undefined> {
-  const order = await transitionOrder(trx, orderId, PAYABLE_STATES, {
-    status: PAYMENT_RECEIVED,
-    last_error: null,
-  });
+  const order = await move(trx, orderId, "consumer", "paid", { lastError: null });
   if (!order) return undefined;
-  countOrderStep("placed", order);
   await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId, siteUrl });
   await enqueueConsumerReceipt(trx, "paid", order, siteUrl);
   return order;
@@ -152,9 +141,9 @@ export async function applyPaymentReport(
       outcome = "already moved on";
     }
     if (effect.kind === "unpaid") {
-      const moved = await transitionOrder(trx, referenceNumber, [AWAITING_PAYMENT], {
-        status: effect.status,
-        last_error: `HitPay: payment ${report.status}`,
+      const moved = await move(trx, referenceNumber, "consumer", "paymentEndedUnpaid", {
+        to: effect.status,
+        lastError: `HitPay: payment ${report.status}`,
       });
       outcome = moved ? effect.status : "already moved on";
     }
@@ -389,9 +378,9 @@ export async function cancelConsumerPayment(
     // HitPay unreachable: the cancel stands; the cron asks again and a completion still pays.
     if (!(error instanceof HitPayError)) throw error;
   }
-  const moved = await transitionOrder(db, order.id, [AWAITING_PAYMENT], {
-    status: PAYMENT_CANCELLED,
-    last_error: "HitPay: payment canceled by the buyer",
+  const moved = await move(db, order.id, "consumer", "paymentEndedUnpaid", {
+    to: PAYMENT_CANCELLED,
+    lastError: "HitPay: payment canceled by the buyer",
   });
   return moved?.status ?? (await findOrderById(db, order.id))!.status;
 }
@@ -411,9 +400,8 @@ export async function settleManualPayment(
       throw new NotFoundError("No consumer order with manual payment has this number");
     }
     const after = input.cancel
-      ? await transitionOrder(trx, before.id, [AWAITING_PAYMENT], {
-        status: CANCELLED,
-        last_error: "manual payment cancelled",
+      ? await move(trx, before.id, "consumer", "cancelled", {
+        lastError: "manual payment cancelled",
       })
       : await markConsumerOrderPaid(trx, before.id, input.siteUrl);
     if (!after) {

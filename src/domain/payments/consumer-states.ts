@@ -1,60 +1,53 @@
-// Consumer order states (spec §4, design.md "Orders move forward only") and the rule that decides
-// what a payment event may do to an order. Pure: the webhook, the reconciliation and the tests all
-// ask these functions, and each allowed move is then one conditional UPDATE.
+// The rule that decides what a payment event may do to a consumer order (its states and moves are
+// the lifecycle table's, src/shared/order-lifecycle.ts). Pure: the webhook, the reconciliation and
+// the tests all ask these functions, and each allowed move is then one conditional UPDATE.
 
 import {
   HITPAY_PAID,
   type HitPayEndedUnpaid,
   isEndedUnpaid,
 } from "../../integrations/hitpay/statuses.ts";
-import { RETRYABLE_STATUSES } from "../../shared/consumer-storefront.ts";
+import {
+  AWAITING_PAYMENT,
+  type ConsumerOrderState,
+  type OrderStatus,
+  PAYABLE_STATES,
+  PAYMENT_CANCELLED,
+  PAYMENT_EXPIRED,
+  PAYMENT_FAILED,
+} from "../../shared/order-lifecycle.ts";
 
-/** A consumer order waits here until HitPay (or an admin, for manual payments) says it is paid. */
-export const AWAITING_PAYMENT = "pending-customer-payment";
-/** Paid; the supplier order is being placed or delivered. */
-export const PAYMENT_RECEIVED = "payment-received-pending-disbursement";
-/** Delivered by the supplier. */
-export const DELIVERED = "successful";
-/** The supplier definitively failed after payment: left for an admin (no automatic refund). */
-export const FAILED = "error";
-/** An admin cancelled a manual payment that never came. */
-export const CANCELLED = "cancelled";
-/** HitPay said the payment failed. */
-export const PAYMENT_FAILED = "payment-failed";
-/** The buyer left HitPay's checkout page without paying. */
-export const PAYMENT_CANCELLED = "payment-cancelled";
-/** The payment request expired unpaid. */
-export const PAYMENT_EXPIRED = "payment-expired";
+export {
+  AWAITING_PAYMENT,
+  CANCELLED,
+  DELIVERED,
+  FAILED,
+  PAYABLE_STATES,
+  PAYMENT_CANCELLED,
+  PAYMENT_EXPIRED,
+  PAYMENT_FAILED,
+  PAYMENT_RECEIVED,
+  RETRYABLE_STATES,
+  UNPAID_STATES,
+} from "../../shared/order-lifecycle.ts";
 
 /**
  * A HitPay payment that ended unpaid, by HitPay's word. These orders are not final for money: the
  * same payment request may still complete (the buyer pays on the page they came back to), and a
  * `completed` report then pays the order as it would one awaiting payment.
  */
-export const UNPAID_STATE_OF: Record<HitPayEndedUnpaid, string> = {
+export const UNPAID_STATE_OF: Record<HitPayEndedUnpaid, ConsumerOrderState> = {
   failed: PAYMENT_FAILED,
   expired: PAYMENT_EXPIRED,
   canceled: PAYMENT_CANCELLED,
 };
-
-/** The ended-unpaid states of UNPAID_STATE_OF. */
-export const UNPAID_STATES: readonly string[] = Object.values(UNPAID_STATE_OF);
-
-/** The states a `completed` payment may move to payment received. */
-export const PAYABLE_STATES: readonly string[] = [AWAITING_PAYMENT, ...UNPAID_STATES];
-
-/**
- * The states from which a buyer may start the same purchase again as a new order: nothing was
- * paid on this one (or an admin cancelled its manual payment). The result page reads the same list.
- */
-export const RETRYABLE_STATES: readonly string[] = RETRYABLE_STATUSES;
 
 /** The currency every consumer price is charged in (spec §9: exchange target SGD). */
 export const CONSUMER_CURRENCY = "SGD";
 
 /** The payment-relevant fields of a stored order. */
 export interface PayableOrder {
-  status: string;
+  status: OrderStatus;
   buyer_type: string;
   amount_cents: number;
   payment_provider: string | null;
@@ -89,7 +82,7 @@ export interface PaymentReport {
 export type PaymentEffect =
   | { kind: "pay" }
   | { kind: "foreign" }
-  | { kind: "unpaid"; status: string }
+  | { kind: "unpaid"; status: ConsumerOrderState }
   | { kind: "refuse"; reason: string }
   | { kind: "retry" }
   | { kind: "record"; reason: string };

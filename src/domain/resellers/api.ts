@@ -7,7 +7,11 @@ import { findGameRowById } from "../../db/repositories/games.ts";
 import { findResellerOrder, listResellerOrdersPage } from "../../db/repositories/orders.ts";
 import { listBalanceEntriesPage } from "../../db/repositories/ledger.ts";
 import { findResellerPublicById } from "../../db/repositories/resellers.ts";
-import type { BalanceEntryDto, ResellerOrderDto } from "../../shared/order-types.ts";
+import type {
+  BalanceEntryDto,
+  ResellerOrderDto,
+  ResellerOrderStatus,
+} from "../../shared/order-types.ts";
 import { listGamesForReseller, MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
 import { resellerCatalogue, type ResellerGameCatalogue } from "../catalogue/reseller-catalogue.ts";
 import {
@@ -167,7 +171,13 @@ const DAY_MS = 86_400_000;
 export async function listApiOrders(
   db: Db,
   caller: ApiCaller,
-  query: { status?: string; from?: string; to?: string; cursor?: string; limit: number },
+  query: {
+    status?: ResellerOrderStatus;
+    from?: string;
+    to?: string;
+    cursor?: string;
+    limit: number;
+  },
 ): Promise<{ orders: ResellerOrderDto[]; nextCursor: string | null }> {
   let afterId: string | undefined;
   if (query.cursor) {

@@ -2,6 +2,7 @@
 // statuses, §9 date format).
 import type { ResellerOrderDto } from "../../shared/order-types.ts";
 import { formatBusinessDate } from "../../shared/business-time.ts";
+import { OPEN_RESELLER_STATES, WAITING_STATES } from "../../shared/order-lifecycle.ts";
 
 /** Rows per page of the reseller's orders and balance history (spec §9). */
 export const RESELLER_PAGE_SIZE = 20;
@@ -13,13 +14,12 @@ export function formatDate(iso: string): string {
 
 /** Only new or pending orders can be refreshed (spec §4). */
 export function isOpenOrder(order: Pick<ResellerOrderDto, "status">): boolean {
-  return order.status === "new" || order.status === "pending";
+  return OPEN_RESELLER_STATES.includes(order.status);
 }
 
 /** Statuses still waiting on someone (drawn with an hourglass): spec §4's new or pending ones. */
 export function isWaitingStatus(status: string): boolean {
-  return status === "new" || status === "pending" || status === "pending-customer-payment" ||
-    status === "payment-received-pending-disbursement";
+  return (WAITING_STATES as readonly string[]).includes(status);
 }
 
 /** Spec §8 'Failure <action>, please try again. Error: <error>'. */
