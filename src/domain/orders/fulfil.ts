@@ -21,11 +21,11 @@ import {
 } from "../../db/repositories/supplier-attempts.ts";
 import { currentRequestId } from "../../observability/context.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
-import {
-  type ReferenceLookup,
-  type SupplierOrder,
-  type SupplierPort,
-  type SupplierVerdict,
+import type {
+  ReferenceLookup,
+  SupplierOrder,
+  SupplierPort,
+  SupplierVerdict,
 } from "../../integrations/supplier-port.ts";
 import { requireSupplierPort } from "../../integrations/supplier-registry.ts";
 import { refundOrderAmount } from "../ledger/ledger.ts";
