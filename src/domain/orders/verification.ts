@@ -327,7 +327,10 @@ export async function verifyGameAccount(
   game: GameRow,
   account: SupplierAccount,
 ): Promise<unknown> {
-  return await verifySupplierAccount(suppliers, game.supplier, supplierGameOf(game), account);
+  const port = supplierPort(suppliers, game.supplier);
+  // A game no supplier sells has no account to check anywhere.
+  if (!port) throw new UpstreamError("Failed to verify ID: no supplier sells this game");
+  return (await askAccount(port, supplierGameOf(game), account)).presented;
 }
 
 /**
