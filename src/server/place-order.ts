@@ -6,6 +6,8 @@ import {
   SUPPLIER_CREATE_JOB,
 } from "../domain/orders/place.ts";
 import { kickJobs } from "../domain/jobs.ts";
+import { ELITEDIAS_KEY } from "../integrations/elitedias/port.ts";
+import { MOOGOLD_KEY } from "../integrations/moogold/port.ts";
 import { readJson, requireReseller } from "./http.ts";
 import {
   ElitediasOrderInput,
@@ -14,28 +16,38 @@ import {
   MoogoldOrderInput,
 } from "./order-inputs.ts";
 
+/** The spec's three place-order routes: Mobile Legends, an EliteDias game, a MooGold product. */
+export type PlaceOrderRoute = "mlbb" | "elephant" | "monkey";
+
 /** Shared by the three place-order routes (spec §7 Reseller). */
 export async function handlePlaceOrder(
   { locals, request }: APIContext,
-  kind: PlaceOrderInput["kind"],
+  route: PlaceOrderRoute,
 ): Promise<Response> {
   const reseller = requireReseller(locals);
   const key = idempotencyKeyOf(request);
   const common = {
-    kind,
     resellerId: reseller._id,
     seesHiddenGames: locals.app.config.privilegedResellers.includes(reseller.email),
   };
   let input: PlaceOrderInput;
-  if (kind === "mlbb") {
+  if (route === "mlbb") {
     const b = await readJson(request, MlbbOrderInput);
-    input = { ...common, ...b, package: b.package, clientAmount: b.amount };
-  } else if (kind === "elephant") {
+    input = {
+      ...common,
+      ...b,
+      game: { mobileLegends: true },
+      package: b.package,
+      clientAmount: b.amount,
+    };
+  } else if (route === "elephant") {
     const b = await readJson(request, ElitediasOrderInput);
-    input = { ...common, ...b, clientAmount: b.amount };
+    const game = { supplier: ELITEDIAS_KEY, supplierName: b.supplierGameName };
+    input = { ...common, ...b, game, clientAmount: b.amount };
   } else {
     const b = await readJson(request, MoogoldOrderInput);
-    input = { ...common, ...b, clientAmount: b.amount };
+    const game = { supplier: MOOGOLD_KEY, productId: b.productID };
+    input = { ...common, ...b, game, clientAmount: b.amount };
   }
   // The session's reseller, read with the session for this request, is not read again (the
   // body's own `reseller` field, which the spec's clients send, is never trusted).

@@ -4,12 +4,9 @@
 // contract test (tests/api/reseller-api-contract_test.ts) validates real answers against them.
 import { z } from "zod";
 import type { ApiGame } from "../domain/resellers/api.ts";
-import type {
-  ElitediasVerification,
-  MlbbVerification,
-  MoogoldValidation,
-  PackageChoice,
-} from "../domain/orders/verification.ts";
+import type { MlbbVerification, PackageChoice } from "../domain/orders/verification.ts";
+import type { ElitediasVerification } from "../integrations/elitedias/port.ts";
+import type { MoogoldValidateAnswer } from "../integrations/moogold/port.ts";
 import {
   BALANCE_TYPE_LABELS,
   type BalanceEntryDto,
@@ -181,7 +178,7 @@ export type AnswersMatchTheDomain = [
   Holds<Same<z.infer<typeof Game>, ApiGame>>,
   Holds<Same<z.infer<typeof MlbbResult>, MlbbVerification & { choice: PackageChoice }>>,
   Holds<Same<z.infer<typeof ElitediasResult>, ElitediasVerification>>,
-  Holds<Same<z.infer<typeof MoogoldResult>, MoogoldValidation>>,
+  Holds<Same<z.infer<typeof MoogoldResult>, MoogoldValidateAnswer>>,
   Holds<Same<z.infer<typeof Order>, ResellerOrderDto>>,
   Holds<Same<z.infer<typeof BalanceEntry>, BalanceEntryDto>>,
   Holds<Same<z.infer<typeof V1WebhookAnswer>, WebhookSettingsDto>>,

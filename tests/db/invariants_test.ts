@@ -70,10 +70,9 @@ Deno.test({
         const denom = (game.game_items as { nameSupplier: string }[])[0].nameSupplier;
         const place = async () =>
           (await placeResellerOrder({ db, suppliers }, {
-            kind: "elephant",
+            game: { supplier: "elephant", supplierName: "pubgm" },
             resellerId: reseller._id,
             seesHiddenGames: false,
-            supplierGameName: "pubgm",
             denom,
             userid: "5551234",
             serverid: "",

@@ -79,7 +79,7 @@ Deno.test({
               p.name === (choice.kind === "ok" ? choice.package : "mlbb")
             )!.gameItems[0].nameSupplier;
             const placing = placeResellerOrder({ db, suppliers }, {
-              kind: "mlbb",
+              game: { mobileLegends: true },
               resellerId: reseller._id,
               seesHiddenGames: false,
               package: choice.kind === "ok" ? choice.package : undefined,

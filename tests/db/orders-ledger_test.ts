@@ -467,10 +467,9 @@ Deno.test({
             // MooGold sells this variation at 0.87; 5 % markup, rounded up to the cent.
             const r = await newReseller(db, "Traveller", 100);
             const placed = await placeResellerOrder(ctx, {
-              kind: "monkey",
+              game: { supplier: "monkey", productId: "3689112" },
               resellerId: r._id,
               seesHiddenGames: false,
-              productID: "3689112",
               denom: "Genshin Impact - 60 Genesis Crystals",
               userid: "800123456",
               serverid: "os_asia",
@@ -521,10 +520,9 @@ Deno.test({
             );
             const r = await newReseller(db, "Novice", 500);
             const placed = await placeResellerOrder(ctx, {
-              kind: "monkey",
+              game: { supplier: "monkey", productId: "5177311" },
               resellerId: r._id,
               seesHiddenGames: false,
-              productID: "5177311",
               denom: "Ragnarok Origin - 6 Nyan Berry",
               userid: "700111222",
               serverid: "1001",
@@ -555,8 +553,7 @@ Deno.test({
               .find((p) => p.name === "mlbb_special")!.gameItems[0];
             const mlbb = (extra: Partial<PlaceOrderInput>) =>
               order(r._id, {
-                kind: "mlbb",
-                supplierGameName: undefined,
+                game: { mobileLegends: true },
                 denom: special.nameSupplier,
                 ...extra,
               });

@@ -307,10 +307,9 @@ Deno.test({
             });
             const place = async () =>
               (await placeResellerOrder(ctx, {
-                kind: "monkey",
+                game: { supplier: "monkey", productId: "3689112" },
                 resellerId: r._id,
                 seesHiddenGames: false,
-                productID: "3689112",
                 denom: "Genshin Impact - 60 Genesis Crystals",
                 userid: "800123456",
                 serverid: "os_asia",

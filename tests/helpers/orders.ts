@@ -59,10 +59,9 @@ export async function launchPubgMobile(db: Db, suppliers: Suppliers): Promise<vo
 /** A reseller's order of PUBG Mobile's `denom` for player 5551234, as the domain takes it. */
 export function pubgOrderInput(resellerId: string, denom: string): PlaceOrderInput {
   return {
-    kind: "elephant",
+    game: { supplier: "elephant", supplierName: "pubgm" },
     resellerId,
     seesHiddenGames: false,
-    supplierGameName: "pubgm",
     denom,
     userid: "5551234",
     serverid: "",

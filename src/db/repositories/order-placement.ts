@@ -6,9 +6,13 @@ import { conditionalDebit, conditionalDebitEach } from "./ledger.ts";
 import type { NewJob } from "./jobs.ts";
 
 /** How an order names its game: EliteDias by game code, MooGold by product id. */
-export type OrderedGame =
-  | { supplier: "elephant"; supplierName: string }
-  | { supplier: "monkey"; productId: string };
+export interface OrderedGame {
+  supplier: string;
+  /** The game's code at its supplier, for a supplier that names games by code. */
+  supplierName: string | null;
+  /** The game's product id at its supplier, for a supplier that names games by id. */
+  productId: string | null;
+}
 
 /** What an Idempotency-Key holds: the first request's fingerprint and its answer's text. */
 export interface KeptAnswer {
@@ -82,8 +86,8 @@ export async function findGamesAndKeptAnswers(
   const input = reads.map((read, n) => ({
     n,
     supplier: read.game.supplier,
-    supplier_name: read.game.supplier === "elephant" ? read.game.supplierName : null,
-    product_id: read.game.supplier === "monkey" ? read.game.productId : null,
+    supplier_name: read.game.supplierName,
+    product_id: read.game.productId,
     scope: read.key?.scope ?? null,
     key: read.key?.key ?? null,
   }));

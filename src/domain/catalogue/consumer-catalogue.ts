@@ -6,7 +6,6 @@
 import type { Db } from "../../db/client.ts";
 import type { GameRow } from "../../db/schema.ts";
 import {
-  findGameRowBySupplierName,
   gamesFingerprint,
   gameWritesInThisProcess,
   listGameRows,
@@ -27,7 +26,14 @@ import {
   type ConsumerPackageDto,
   consumerPageSlug,
 } from "../../shared/consumer-storefront.ts";
-import { isGameRowPurchasable, MLBB_SUPPLIER_NAME } from "./games.ts";
+import { supplierProfile } from "../../integrations/supplier-registry.ts";
+import { MOBILE_LEGENDS_GAME } from "../../integrations/elitedias/port.ts";
+import {
+  findMobileLegendsRow,
+  isGameRowPurchasable,
+  MLBB_SUPPLIER_NAME,
+  supplierGameOf,
+} from "./games.ts";
 import { centsToDollars } from "../money.ts";
 import { escapeHtml } from "../../shared/html.ts";
 import { computeConsumerPrice, consumerMarkupFor, formatResellerItemName } from "./pricing.ts";
@@ -63,15 +69,16 @@ function consumerItems(game: GameRow, items: GameItemDto[], pkg?: GamePackageDto
 
 /** Whether the game is Mobile Legends, bought by packages through the spec §4 decision. */
 export function isMobileLegends(game: GameRow): boolean {
-  return game.supplier === "elephant" && game.supplier_name === MLBB_SUPPLIER_NAME;
+  return game.supplier === MOBILE_LEGENDS_GAME.supplier &&
+    game.supplier_name === MOBILE_LEGENDS_GAME.supplierName;
 }
 
 /**
- * Whether a supplier can take the game's orders: EliteDias by its game code, MooGold by its
- * product id. Other games have no supplier to send a paid order to.
+ * Whether a supplier can take the game's orders (EliteDias by its game code, MooGold by its
+ * product id). Other games have no supplier to send a paid order to.
  */
 function hasSupplier(game: GameRow): boolean {
-  return game.supplier === "elephant" || (game.supplier === "monkey" && !!game.supplier_game_id);
+  return supplierProfile(game.supplier)?.takesOrdersFor(supplierGameOf(game)) ?? false;
 }
 
 /**
@@ -156,7 +163,7 @@ export async function findConsumerGameRow(
   options: { includeHidden?: boolean } = {},
 ): Promise<GameRow | undefined> {
   const game = key === MLBB_SUPPLIER_NAME
-    ? await findGameRowBySupplierName(db, "elephant", MLBB_SUPPLIER_NAME)
+    ? await findMobileLegendsRow(db)
     : (await listGameRows(db)).find((row) => slugOf(row) === key);
   if (!game) return undefined;
   const buyable = options.includeHidden

@@ -9,6 +9,8 @@ import type { GamePackageDto } from "../../shared/game-types.ts";
 import { launchGame, LaunchGameSchema, newGameItem, readSupplierOffer } from "./launch.ts";
 import { MLBB_SUPPLIER_NAME, MOBILE_LEGENDS } from "./games.ts";
 import { UpstreamError } from "../errors.ts";
+import { ELITEDIAS_KEY } from "../../integrations/elitedias/port.ts";
+import { MOOGOLD_KEY } from "../../integrations/moogold/port.ts";
 import { parseDecimal } from "../money.ts";
 import { DEMO_GAME_STORIES } from "./demo-game-stories.ts";
 
@@ -44,7 +46,7 @@ export async function createMobileLegendsGame(
 ): Promise<void> {
   const packages: GamePackageDto[] = [];
   for (const pkg of MLBB_PACKAGES) {
-    const offer = await readSupplierOffer(suppliers, "elephant", pkg.name, "");
+    const offer = await readSupplierOffer(suppliers, ELITEDIAS_KEY, pkg.name, "");
     if (!offer) throw new UpstreamError(`Could not read ${pkg.name} from EliteDias`);
     packages.push({
       name: pkg.name,
@@ -64,7 +66,7 @@ export async function createMobileLegendsGame(
   }
   await insertGameRow(db, {
     name: MOBILE_LEGENDS,
-    supplier: "elephant",
+    supplier: ELITEDIAS_KEY,
     supplier_name: MLBB_SUPPLIER_NAME,
     supplier_game_id: null,
     has_packages: true,
@@ -87,7 +89,7 @@ export async function createMobileLegendsGame(
 
 const DEMO_LAUNCHES = [
   {
-    supplier: "elephant",
+    supplier: ELITEDIAS_KEY,
     supplierName: "genshin",
     name: "Genshin Impact",
     gameCurrency: "Genesis Crystals",
@@ -95,14 +97,14 @@ const DEMO_LAUNCHES = [
     gameImage: demoTile("genshin"),
   },
   {
-    supplier: "elephant",
+    supplier: ELITEDIAS_KEY,
     supplierName: "pubgm",
     name: "PUBG Mobile",
     gameCurrency: "UC",
     gameImage: demoTile("pubg-mobile"),
   },
   {
-    supplier: "elephant",
+    supplier: ELITEDIAS_KEY,
     supplierName: "honkai_star_rail",
     name: "Honkai: Star Rail",
     gameCurrency: "",
@@ -110,7 +112,7 @@ const DEMO_LAUNCHES = [
     gameImage: demoTile("honkai-star-rail"),
   },
   {
-    supplier: "monkey",
+    supplier: MOOGOLD_KEY,
     supplierName: "Free Fire",
     supplierGameID: "2362359",
     name: "Free Fire",
@@ -118,7 +120,7 @@ const DEMO_LAUNCHES = [
     gameImage: demoTile("free-fire"),
   },
   {
-    supplier: "monkey",
+    supplier: MOOGOLD_KEY,
     supplierName: "Ragnarok Origin",
     supplierGameID: "5177311",
     name: "Ragnarok Origin",
@@ -128,7 +130,7 @@ const DEMO_LAUNCHES = [
     gameImage: demoTile("ragnarok-origin"),
   },
   {
-    supplier: "monkey",
+    supplier: MOOGOLD_KEY,
     supplierName: "Valorant",
     supplierGameID: "4233885",
     name: "Valorant",
@@ -145,7 +147,7 @@ async function tellDemoStories(db: Db, suppliers: Suppliers): Promise<void> {
   for (const game of await listGameRows(db)) {
     const story = DEMO_GAME_STORIES[game.supplier_name];
     if (!story) continue;
-    const fields = game.supplier === "elephant"
+    const fields = game.supplier === ELITEDIAS_KEY
       ? await suppliers.elitedias.gameFields(game.supplier_name)
       : null;
     await updateGameRowAtVersion(db, game.id, game.version, {

@@ -3,6 +3,7 @@ import type { GameRow } from "../../db/schema.ts";
 import {
   deleteGameRow,
   findGameRowById,
+  findGameRowBySupplierName,
   insertGameRow,
   listGameRows,
   maxGamePriority,
@@ -20,10 +21,24 @@ import type {
 import type { GameSave } from "./game-schema.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import type { PublicAdmin } from "../auth/users.ts";
+import { MOBILE_LEGENDS_GAME } from "../../integrations/elitedias/port.ts";
+import { isSupplierKey } from "../../integrations/supplier-registry.ts";
+import type { SupplierGame } from "../../integrations/supplier-port.ts";
 
 /** Spec §9: the special game whose orders go through the mlbb packages. */
 export const MOBILE_LEGENDS = "Mobile Legends";
 export { MLBB_SUPPLIER_NAME } from "../../shared/consumer-storefront.ts";
+
+/** The Mobile Legends game row, by the supplier and the code it is stored under. */
+export async function findMobileLegendsRow(db: Db): Promise<GameRow | undefined> {
+  const { supplier, supplierName } = MOBILE_LEGENDS_GAME;
+  return await findGameRowBySupplierName(db, supplier, supplierName);
+}
+
+/** How the game's supplier knows it. */
+export function supplierGameOf(game: GameRow): SupplierGame {
+  return { supplierName: game.supplier_name, supplierGameId: game.supplier_game_id };
+}
 
 const EMPTY_LINKS: GameLinksDto = {
   newMetaUpdateLinks: [],
@@ -277,7 +292,7 @@ export async function deleteGame(db: Db, id: string, admin: PublicAdmin): Promis
 /** GET /api/launched_games: the supplier games we sell, for the Suppliers screen and markups. */
 export async function listLaunchedGames(db: Db) {
   return (await listGameRows(db))
-    .filter((g) => g.supplier === "monkey" || g.supplier === "elephant")
+    .filter((g) => isSupplierKey(g.supplier))
     .map((g) => ({
       _id: g.id,
       name: g.name,

@@ -4,6 +4,8 @@ import { countLaunchedGames, insertGameRow } from "../../db/repositories/games.t
 import { setResellerMarkupKey } from "../../db/repositories/resellers.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { SupplierOffer } from "../../integrations/supplier-port.ts";
+import { SUPPLIER_KEYS, supplierPort } from "../../integrations/supplier-registry.ts";
 import type { GameDto, GameItemDto } from "../../shared/game-types.ts";
 import { GameItemSchema } from "./game-schema.ts";
 import { presentGame } from "./games.ts";
@@ -22,7 +24,7 @@ export interface Actor {
 export const LaunchGameSchema = z.object({
   name: z.string().trim().min(1, "Name is required").max(200),
   tagline: z.string().max(300).default(""),
-  supplier: z.enum(["monkey", "elephant"]),
+  supplier: z.enum(SUPPLIER_KEYS),
   supplierName: z.string().trim().min(1).max(200),
   supplierNotes: z.string().max(10_000).default(""),
   supplierGameID: z.union([z.string(), z.number()]).transform(String).default(""),
@@ -42,33 +44,18 @@ export const LaunchGameSchema = z.object({
 
 export type LaunchGame = z.output<typeof LaunchGameSchema>;
 
-/** A supplier's current offer: selection key → {cost text, default display name, MooGold id}. */
-type Offer = Map<string, { cost: string; name: string; id?: string }>;
+/** A supplier's current offer: selection key → {cost text, default display name, its own id}. */
+type Offer = SupplierOffer;
 
 /** Reads what the supplier sells now; prices never come from the browser. */
 export async function readSupplierOffer(
   suppliers: Suppliers,
-  supplier: "monkey" | "elephant",
+  supplier: string,
   supplierName: string,
   supplierGameID: string,
 ): Promise<Offer | null> {
-  if (supplier === "elephant") {
-    const r = await suppliers.elitedias.denominations(supplierName);
-    if (!r.ok) return null;
-    return new Map(Object.entries(r.value).map(([denom, cost]) => [denom, { cost, name: denom }]));
-  }
-  const id = Number(supplierGameID);
-  if (!Number.isSafeInteger(id) || id <= 0) return null;
-  const r = await suppliers.moogold.productDetail(id);
-  if (!r.ok) return null;
-  const prefix = `${r.value.name} - `;
-  return new Map(
-    r.value.variations.map((v) => [v.name, {
-      cost: v.price,
-      id: String(v.id),
-      name: v.name.startsWith(prefix) ? v.name.slice(prefix.length) : v.name,
-    }]),
-  );
+  const port = supplierPort(suppliers, supplier);
+  return port ? await port.readOffer({ supplierName, supplierGameId: supplierGameID }) : null;
 }
 
 /**
@@ -78,18 +65,12 @@ export async function readSupplierOffer(
  */
 export async function readSupplierServers(
   suppliers: Suppliers,
-  supplier: "monkey" | "elephant",
+  supplier: string,
   supplierName: string,
   supplierGameID: string,
 ): Promise<Record<string, string> | null> {
-  if (supplier === "elephant") {
-    const r = await suppliers.elitedias.serverList(supplierName);
-    return r.ok ? r.value : null;
-  }
-  const id = Number(supplierGameID);
-  if (!Number.isSafeInteger(id) || id <= 0) return null;
-  const r = await suppliers.moogold.serverList(id);
-  return r.ok ? r.value ?? {} : null;
+  const port = supplierPort(suppliers, supplier);
+  return port ? await port.readServers({ supplierName, supplierGameId: supplierGameID }) : null;
 }
 
 /** True for a supplier price of zero: spec §5, launch skips those variations. */

@@ -1,15 +1,12 @@
 import type { Db } from "../../db/client.ts";
 import type { GameRow } from "../../db/schema.ts";
-import {
-  findGameRowBySupplierName,
-  listGameRows,
-  updateGameCatalogue,
-} from "../../db/repositories/games.ts";
+import { listGameRows, updateGameCatalogue } from "../../db/repositories/games.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
+import { isSupplierKey } from "../../integrations/supplier-registry.ts";
 import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
 import { readSupplierOffer, readSupplierServers } from "./launch.ts";
-import { MLBB_SUPPLIER_NAME } from "./games.ts";
+import { findMobileLegendsRow, MLBB_SUPPLIER_NAME } from "./games.ts";
 import { NotFoundError } from "../errors.ts";
 
 /** What one game's sync did; a failed game kept its prices. */
@@ -70,10 +67,9 @@ async function supplierServersToStore(
   suppliers: Suppliers,
   row: GameRow,
 ): Promise<Record<string, string> | undefined> {
-  const supplier = row.supplier as "monkey" | "elephant";
   const list = await readSupplierServers(
     suppliers,
-    supplier,
+    row.supplier,
     row.supplier_name,
     row.supplier_game_id ?? "",
   );
@@ -102,7 +98,7 @@ export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): P
     serversUpdated: false,
   };
   const supplier = row.supplier;
-  if (supplier !== "monkey" && supplier !== "elephant") {
+  if (!isSupplierKey(supplier)) {
     return { ...report, error: "not a supplier game" };
   }
   let gameItems = row.game_items as GameItemDto[];
@@ -150,9 +146,7 @@ export async function syncGameBySupplierName(
 ): Promise<SyncReport> {
   const rows = await listGameRows(db);
   const row = rows.find((r) => r.supplier_name === supplierName && r.supplier !== "others") ??
-    (supplierName === MLBB_SUPPLIER_NAME
-      ? await findGameRowBySupplierName(db, "elephant", MLBB_SUPPLIER_NAME)
-      : undefined);
+    (supplierName === MLBB_SUPPLIER_NAME ? await findMobileLegendsRow(db) : undefined);
   if (!row) throw new NotFoundError(`No launched game ${supplierName}`);
   return await syncGameRow(db, suppliers, row);
 }
@@ -165,7 +159,7 @@ export async function syncAllGames(
 ): Promise<SyncReport[]> {
   const reports: SyncReport[] = [];
   for (const row of await listGameRows(db)) {
-    if (row.supplier !== "monkey" && row.supplier !== "elephant") continue;
+    if (!isSupplierKey(row.supplier)) continue;
     const report = await syncGameRow(db, suppliers, row);
     reports.push(report);
     onReport(report);

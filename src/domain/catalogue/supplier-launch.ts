@@ -9,10 +9,12 @@ import {
   readSupplierServers,
 } from "./launch.ts";
 import { UpstreamError } from "../errors.ts";
+import { requireSupplierPort } from "../../integrations/supplier-registry.ts";
 
 export interface SupplierLaunchOptions {
-  supplier: "elephant" | "monkey";
-  /** EliteDias game code, or MooGold product id. */
+  /** The supplier's key (SUPPLIER_KEYS). */
+  supplier: string;
+  /** The game as the supplier names it: its code (EliteDias) or its product id (MooGold). */
   game: string;
   name: string;
   tagline?: string;
@@ -32,36 +34,20 @@ export async function launchFromSupplier(
   options: SupplierLaunchOptions,
   actor: Actor,
 ): Promise<GameDto> {
-  let fields: string[];
-  let supplierName = options.game;
-  let supplierNotes = "";
-  const servers = () =>
-    readSupplierServers(suppliers, options.supplier, options.game, options.game);
-  let serverList: Record<string, string> | null;
-  if (options.supplier === "elephant") {
-    const [f, s] = await Promise.all([suppliers.elitedias.gameFields(options.game), servers()]);
-    if (!f.ok) throw new UpstreamError(LAUNCH_FAILED);
-    fields = f.value.fields;
-    supplierNotes = f.value.notes;
-    serverList = s;
-  } else {
-    const [d, s] = await Promise.all([
-      suppliers.moogold.productDetail(Number(options.game)),
-      servers(),
-    ]);
-    if (!d.ok) throw new UpstreamError(LAUNCH_FAILED);
-    fields = d.value.fields;
-    supplierName = d.value.name;
-    serverList = s;
-  }
-  if (!serverList) throw new UpstreamError(LAUNCH_FAILED);
+  const port = requireSupplierPort(suppliers, options.supplier);
+  const [details, serverList] = await Promise.all([
+    port.readLaunchDetails(options.game),
+    readSupplierServers(suppliers, options.supplier, options.game, options.game),
+  ]);
+  if (!details || !serverList) throw new UpstreamError(LAUNCH_FAILED);
+  const { fields, supplierName, supplierNotes, supplierGameId } = details;
   const input = LaunchGameSchema.parse({
     name: options.name,
     tagline: options.tagline ?? "",
     supplier: options.supplier,
     supplierName,
     supplierNotes,
-    supplierGameID: options.supplier === "monkey" ? options.game : "",
+    supplierGameID: supplierGameId,
     consumerMarkup: options.consumerMarkup,
     resellerMarkupAll: options.resellerMarkupAll,
     requiresServerID: fields.some((f) => /server/i.test(f)) || Object.keys(serverList).length > 0,

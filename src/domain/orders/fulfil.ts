@@ -14,7 +14,13 @@ import {
 } from "../../db/repositories/supplier-attempts.ts";
 import { currentRequestId } from "../../observability/context.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
-import type { SupplierError, SupplierOrderStatus } from "../../integrations/fetch-json.ts";
+import type {
+  ReferenceLookup,
+  SupplierOrder,
+  SupplierPort,
+  SupplierVerdict,
+} from "../../integrations/supplier-port.ts";
+import { requireSupplierPort } from "../../integrations/supplier-registry.ts";
 import { refundOrderAmount } from "../ledger/ledger.ts";
 import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
 import { orderEvents, queueOrderEvents } from "../resellers/webhooks.ts";
@@ -22,97 +28,23 @@ import { SUPPLIER_STATUS_JOB } from "./place.ts";
 import { sendOrderToReview } from "./review.ts";
 import { move, moveOnAcceptance, MOVES, moveWithEvents, type OrderStatus } from "./lifecycle.ts";
 
-/**
- * What one supplier call taught us about an order. `review`: only an operator can tell (the
- * order goes to Needs review and is never sent again on its own). `later`: the supplier refused
- * the create before making anything (its rate limit), so it is sent again, after `retryAfterMs`
- * when the supplier named a wait.
- */
-export type SupplierVerdict =
-  | { kind: "accepted"; supplierOrderId: string; status: SupplierOrderStatus }
-  | { kind: "failed"; reason: string }
-  | { kind: "unknown"; reason: string }
-  | { kind: "review"; reason: string }
-  | { kind: "later"; reason: string; retryAfterMs?: number };
-
-/**
- * A supplier's own refusal (or a 4xx) is definitive: the item was not delivered. Timeouts,
- * network errors, 5xx and garbage are uncertain: the order may exist, so nothing is refunded
- * until a status check knows.
- */
-function classify(error: SupplierError): { kind: "failed" | "unknown"; reason: string } {
-  const definitive = error.kind === "supplier" ||
-    (error.kind === "http" && String(error.code ?? "").startsWith("4"));
-  const reason = `${error.kind}${error.code ? ` ${error.code}` : ""}: ${error.message}`;
-  return definitive ? { kind: "failed", reason } : { kind: "unknown", reason };
-}
-
-const productFields = new Map<number, { fields: string[]; at: number }>();
-
-async function moogoldFields(suppliers: Suppliers, productId: number): Promise<string[] | null> {
-  const cached = productFields.get(productId);
-  if (cached && Date.now() - cached.at < 600_000) return cached.fields;
-  const detail = await suppliers.moogold.productDetail(productId);
-  if (!detail.ok) return null;
-  productFields.set(productId, { fields: detail.value.fields, at: Date.now() });
-  return detail.value.fields;
-}
-
-/**
- * MooGold keys order data by the product's field labels: the first is the player id. The spec's
- * order call never carries the Character Name, so a product that asks for one gets the name the
- * account check returned (the order's user name), which is that character's name.
- */
-function moogoldOrderFields(labels: string[], order: OrderRow): Record<string, string> {
-  const fields: Record<string, string> = {};
-  labels.forEach((label, i) => {
-    if (i === 0) fields[label] = order.user_id;
-    else if (/server|zone/i.test(label)) fields[label] = order.server_id;
-    else if (/character|name/i.test(label)) fields[label] = order.user_name;
-  });
-  return fields;
-}
-
-/** The create call of the order's supplier, ready to send; or a verdict when it cannot be built. */
-async function prepareCreate(
-  suppliers: Suppliers,
-  order: OrderRow,
-  productId: string | null,
-): Promise<(() => Promise<SupplierVerdict>) | Exclude<SupplierVerdict, { kind: "accepted" }>> {
-  if (order.supplier === "elephant") {
-    return async () => {
-      const r = await suppliers.elitedias.topup({
-        game: order.package_ed_name ?? "",
-        userid: order.user_id,
-        serverid: order.server_id || undefined,
-        denom: order.denom,
-        reference: order.id,
-      });
-      if (r.ok) return { kind: "accepted", supplierOrderId: r.value.orderId, status: "pending" };
-      if (r.kind !== "throttled") return classify(r);
-      return { kind: "later", reason: classify(r).reason, retryAfterMs: r.retryAfterMs };
-    };
-  }
-  const labels = await moogoldFields(suppliers, Number(productId));
-  if (!labels) return { kind: "unknown", reason: "MooGold product detail unavailable" };
-  // MooGold orders keep the variation id as their denom.
-  const variation = Number(order.denom);
-  if (!Number.isSafeInteger(variation)) {
-    return { kind: "failed", reason: "no MooGold variation id" };
-  }
-  return async () => {
-    const r = await suppliers.moogold.createOrder({
-      variationId: variation,
-      category: 1,
-      fields: moogoldOrderFields(labels, order),
-      partnerOrderId: order.id,
-    });
-    if (r.ok) {
-      return { kind: "accepted", supplierOrderId: String(r.value.orderId), status: "pending" };
-    }
-    if (r.kind === "supplier" && r.code === "420") return await checkAtSupplier(suppliers, order);
-    return classify(r);
+/** The order as its supplier's port takes it; `productId` is its game's supplier product id. */
+function supplierOrderOf(order: OrderRow, productId: string | null): SupplierOrder {
+  return {
+    id: order.id,
+    userId: order.user_id,
+    serverId: order.server_id,
+    userName: order.user_name,
+    gameCode: order.package_ed_name,
+    denom: order.denom,
+    productId,
+    supplierOrderId: order.supplier_order_id,
   };
+}
+
+/** The port of the order's supplier. */
+function portOf(suppliers: Suppliers, order: OrderRow): SupplierPort {
+  return requireSupplierPort(suppliers, order.supplier);
 }
 
 /** How an attempt's row records a verdict. */
@@ -130,6 +62,25 @@ function isAcceptedOpen(
 }
 
 /**
+ * Where an order whose earlier create got no usable answer stands at its supplier: asked by our
+ * reference when the supplier can be (`findsByOurReference`); otherwise a review verdict, since
+ * the supplier may hold it and sending again could deliver twice.
+ */
+export async function findByOurReference(
+  port: SupplierPort,
+  orderId: string,
+): Promise<ReferenceLookup | Extract<SupplierVerdict, { kind: "review" }>> {
+  if (port.capabilities.findsByOurReference && port.findByOurReference) {
+    return await port.findByOurReference(orderId);
+  }
+  return {
+    kind: "review",
+    reason: `An earlier top-up request to ${port.name} got no usable answer, and ` +
+      `${port.name} cannot be asked by our reference: it is not sent again without an operator.`,
+  };
+}
+
+/**
  * What sending a create came to; `accepted`: the attempt the supplier accepted (isAcceptedOpen),
  * whose outcome the caller records together with the order's move.
  */
@@ -144,9 +95,8 @@ interface Created {
  * Sends the order's create request under `attempt` (recorded before the request leaves, so a
  * crash mid-call is remembered too), at most once while an earlier one's outcome is unknown:
  * without an attempt the order has a live one, and an open attempt means ask, never send blindly.
- * MooGold can be asked by our reference; EliteDias cannot, and whether it deduplicates on
- * `reference` is unconfirmed (external-apis.md §2.3), so an EliteDias create without a usable
- * answer goes to an operator instead of being repeated.
+ * A supplier that can be asked by our reference (`findsByOurReference`) is asked; one that
+ * cannot gets no create again after one without a usable answer: an operator decides instead.
  */
 async function createAtSupplier(
   db: Db,
@@ -155,6 +105,7 @@ async function createAtSupplier(
   productId: string | null,
   attempt: number | undefined,
 ): Promise<Created> {
+  const port = portOf(suppliers, order);
   if (attempt === undefined) {
     const live = await findLiveSupplierAttempt(db, order.id);
     if (live && live.outcome !== null && live.outcome !== UNCERTAIN) {
@@ -162,28 +113,16 @@ async function createAtSupplier(
       // decision): nothing to send; the caller reads the order again later.
       return { verdict: { kind: "unknown", reason: `already at the supplier (${live.outcome})` } };
     }
-    if (order.supplier === "elephant") {
-      return {
-        verdict: {
-          kind: "review",
-          reason: "An earlier top-up request to EliteDias got no usable answer, and EliteDias " +
-            "cannot be asked by our reference: it is not sent again without an operator.",
-        },
-      };
-    }
-    const r = await suppliers.moogold.orderDetailByPartnerId(order.id);
-    if (r.ok) {
-      const found: SupplierVerdict = {
-        kind: "accepted",
-        supplierOrderId: String(r.value.orderId),
-        status: r.value.status,
-      };
+    const lookup = await findByOurReference(port, order.id);
+    if (lookup.kind === "review") return { verdict: lookup };
+    if (lookup.kind === "found") {
+      const found = lookup.verdict;
       await closeOpenSupplierAttempt(db, order.id, "found by reference", attemptRecord(found)[1]);
       return { verdict: found };
     }
-    // MooGold's own answer that it holds no order under our reference: safe to send.
-    if (r.kind !== "supplier") return { verdict: { kind: "unknown", reason: classify(r).reason } };
-    await closeOpenSupplierAttempt(db, order.id, "not at supplier", classify(r).reason);
+    if (lookup.kind === "unknown") return { verdict: { kind: "unknown", reason: lookup.reason } };
+    // The supplier's own answer that it holds no order under our reference: safe to send.
+    await closeOpenSupplierAttempt(db, order.id, "not at supplier", lookup.reason);
     const again = await startSupplierAttempt(db, order.id, WAITING);
     if (again === undefined) {
       // The order moved on since it was read (a refused create's refund, say), or another
@@ -192,7 +131,7 @@ async function createAtSupplier(
     }
     return await createAtSupplier(db, suppliers, order, productId, again);
   }
-  const create = await prepareCreate(suppliers, order, productId);
+  const create = await port.prepareCreate(supplierOrderOf(order, productId));
   if (typeof create !== "function") {
     // Nothing went out, so the supplier does not hold the order.
     await finishSupplierAttempt(db, attempt, "not at supplier", `not sent: ${create.reason}`);
@@ -208,31 +147,16 @@ async function createAtSupplier(
   // first, it would clear the order, still waiting, for a refresh to send again.
   if (verdict.kind === "failed") return { verdict, refused: attempt };
   await finishSupplierAttempt(db, attempt, ...attemptRecord(verdict));
-  if (verdict.kind === "unknown" && order.supplier === "elephant") {
+  if (verdict.kind === "unknown" && !port.capabilities.findsByOurReference) {
     return {
       verdict: {
         kind: "review",
-        reason: `EliteDias gave no usable answer to the top-up request (${verdict.reason}); ` +
+        reason: `${port.name} gave no usable answer to the top-up request (${verdict.reason}); ` +
           "it may exist there, so it is not sent again without an operator.",
       },
     };
   }
   return { verdict };
-}
-
-/** Asks the supplier where an order stands (by its id, or by our reference for MooGold). */
-async function checkAtSupplier(suppliers: Suppliers, order: OrderRow): Promise<SupplierVerdict> {
-  if (order.supplier === "elephant") {
-    if (!order.supplier_order_id) return { kind: "unknown", reason: "not yet at EliteDias" };
-    const r = await suppliers.elitedias.trackOrder(order.supplier_order_id);
-    if (!r.ok) return { kind: "unknown", reason: classify(r).reason };
-    return { kind: "accepted", supplierOrderId: r.value.orderId, status: r.value.status };
-  }
-  const r = order.supplier_order_id
-    ? await suppliers.moogold.orderDetail(Number(order.supplier_order_id))
-    : await suppliers.moogold.orderDetailByPartnerId(order.id);
-  if (!r.ok) return { kind: "unknown", reason: classify(r).reason };
-  return { kind: "accepted", supplierOrderId: String(r.value.orderId), status: r.value.status };
 }
 
 /**
@@ -509,7 +433,7 @@ export async function checkOrder(
   const order = await readOrder(db, orderId);
   if (!order) throw new Error(`order ${orderId} vanished`);
   if (!isOpenAtSupplier(order)) return { order };
-  const verdict = await checkAtSupplier(suppliers, order);
+  const verdict = await portOf(suppliers, order).track(supplierOrderOf(order, null));
   if (awaitsSending(order) && verdict.kind === "unknown") {
     const sent = await sendById(db, suppliers, order.id, { siteUrl, watch: false });
     return {

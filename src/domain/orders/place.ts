@@ -25,7 +25,9 @@ import {
   formatOutOfStockTitle,
   packageToOrder,
 } from "./verification.ts";
-import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
+import { isMobileLegends } from "../catalogue/consumer-catalogue.ts";
+import { MOBILE_LEGENDS_GAME } from "../../integrations/elitedias/port.ts";
+import { supplierProfile } from "../../integrations/supplier-registry.ts";
 import {
   ConflictError,
   InsufficientBalanceError,
@@ -48,9 +50,17 @@ export interface OrderingReseller {
   disable_discounts: boolean;
 }
 
+/**
+ * The game a reseller orders: Mobile Legends, whose package the server decides (spec §4), or a
+ * game by its supplier's key and the supplier's own name for it (its code or its product id).
+ */
+export type OrderedGameKey =
+  | { mobileLegends: true }
+  | { supplier: string; supplierName?: string; productId?: string };
+
 /** What a reseller asks for; `clientAmount` is only compared, never charged. */
 export interface PlaceOrderInput {
-  kind: "mlbb" | "elephant" | "monkey";
+  game: OrderedGameKey;
   resellerId: string;
   /**
    * The reseller as the caller read it for this request (the signed-in session's), so it is not
@@ -60,11 +70,7 @@ export interface PlaceOrderInput {
   knownReseller?: OrderingReseller;
   /** Reseller may order hidden games (PRIVILEGED_RESELLERS). */
   seesHiddenGames: boolean;
-  /** EliteDias game code (elephant). */
-  supplierGameName?: string;
-  /** MooGold product id (monkey). */
-  productID?: string;
-  /** The package the browser chose (mlbb); the server decides it again. */
+  /** The package the browser chose (Mobile Legends); the server decides it again. */
   package?: string;
   denom: string;
   userid: string;
@@ -99,12 +105,27 @@ export function newOrderId(prefix: "R" | "C" = "R"): string {
   return `${prefix}${Date.now().toString(36).toUpperCase()}${random.padStart(8, "0")}`;
 }
 
-/** The game an order names: Mobile Legends and EliteDias games by code, MooGold's by product. */
-function orderedGame(input: PlaceOrderInput): OrderedGame {
-  return input.kind === "monkey" ? { supplier: "monkey", productId: input.productID ?? "" } : {
-    supplier: "elephant",
-    supplierName: input.kind === "mlbb" ? MLBB_SUPPLIER_NAME : input.supplierGameName ?? "",
+/** The game an order names, as the placement's read finds it. */
+function orderedGame(key: OrderedGameKey): OrderedGame {
+  if ("mobileLegends" in key) return { ...MOBILE_LEGENDS_GAME, productId: null };
+  return {
+    supplier: key.supplier,
+    supplierName: key.supplierName ?? null,
+    productId: key.productId ?? null,
   };
+}
+
+/** How a placement names a launched game: by the key its supplier names it by. */
+export function orderedGameKeyOf(game: GameRow): OrderedGameKey {
+  if (isMobileLegends(game)) return { mobileLegends: true };
+  return supplierProfile(game.supplier)?.gameKey === "supplierName"
+    ? { supplier: game.supplier, supplierName: game.supplier_name }
+    : { supplier: game.supplier, productId: game.supplier_game_id ?? "" };
+}
+
+/** Whether the placement decides a Mobile Legends package. */
+function decidesPackage(input: PlaceOrderInput): boolean {
+  return "mobileLegends" in input.game;
 }
 
 /** Spec §4: the server verifies Mobile Legends accounts itself and picks the package. */
@@ -141,10 +162,11 @@ export function supplierKeysOf(
   item: GameItemDto,
   pkg?: GamePackageDto,
 ): { package_ed_name: string | null; denom: string } {
+  const supplier = supplierProfile(game.supplier);
   return {
     package_ed_name: pkg?.supplierPackageName ??
-      (game.supplier === "elephant" ? game.supplier_name : null),
-    denom: game.supplier === "monkey" ? (item.id ?? item.nameSupplier) : item.nameSupplier,
+      (supplier?.gameKey === "supplierName" ? game.supplier_name : null),
+    denom: supplier?.itemKey(item) ?? item.nameSupplier,
   };
 }
 
@@ -154,15 +176,22 @@ function findItem(items: GameItemDto[], denom: string): GameItemDto {
   return item;
 }
 
+/**
+ * The ordered game as a placement's fingerprint names it: a key repeated through any door (the
+ * portal's routes, the API) for the same game gets the same fingerprint.
+ */
+function fingerprintGame(key: OrderedGameKey): [string, string | undefined, string | undefined] {
+  return "mobileLegends" in key
+    ? ["mlbb", undefined, undefined]
+    : [key.supplier, key.supplierName, key.productId];
+}
+
 function fingerprintOf(input: PlaceOrderInput): string {
-  const { kind, supplierGameName, productID, package: pkg, denom, userid, serverid, clientAmount } =
-    input;
+  const { package: pkg, denom, userid, serverid, clientAmount } = input;
   return createHash("sha256")
     .update(
       JSON.stringify([
-        kind,
-        supplierGameName,
-        productID,
+        ...fingerprintGame(input.game),
         pkg,
         denom,
         userid,
@@ -261,7 +290,7 @@ export async function placeResellerOrder(
   const scope = `reseller:${reseller.id}`;
   const fingerprint = fingerprintOf(input);
   const { game, kept } = await findGameAndKeptAnswer(ctx.db, {
-    game: orderedGame(input),
+    game: orderedGame(input.game),
     key: idempotencyKey ? { scope, key: idempotencyKey } : undefined,
   });
   if (kept) return replayOf(kept, fingerprint);
@@ -270,13 +299,13 @@ export async function placeResellerOrder(
   }
   // Mobile Legends' stock, the game's own flag included, is part of its package decision, so the
   // order is refused exactly when Verify showed the out-of-stock banner.
-  if (input.kind !== "mlbb" && game.is_out_of_stock) {
+  if (!decidesPackage(input) && game.is_out_of_stock) {
     throw new ConflictError(formatOutOfStockTitle(game.name));
   }
   if (game.requires_server_id && !input.serverid.trim()) {
     throw new ValidationError("serverid: Server ID is required for this game");
   }
-  const pkg = input.kind === "mlbb" ? await decideMlbbOrderPackage(ctx, game, input) : undefined;
+  const pkg = decidesPackage(input) ? await decideMlbbOrderPackage(ctx, game, input) : undefined;
   const item = findItem(pkg ? pkg.gameItems : (game.game_items as GameItemDto[]), input.denom);
   const markupKey = pkg ? pkg.name : game.supplier_name;
   const priceCents = computeResellerPrice(item, {

@@ -3,12 +3,18 @@
 // calls `decideMlbbPackage`, so the same account and the same catalogue always get the same answer.
 import type { Db } from "../../db/client.ts";
 import type { GameRow } from "../../db/schema.ts";
-import { findGameRowBySupplierName } from "../../db/repositories/games.ts";
 import { isRestrictedMlbbUser } from "../../db/repositories/orders.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
+import type {
+  AccountAnswer,
+  SupplierAccount,
+  SupplierGame,
+  SupplierPort,
+} from "../../integrations/supplier-port.ts";
+import { requireSupplierPort, supplierPort } from "../../integrations/supplier-registry.ts";
 import type { GamePackageDto } from "../../shared/game-types.ts";
 import { ConflictError, UpstreamError, ValidationError } from "../errors.ts";
-import { MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
+import { findMobileLegendsRow, supplierGameOf } from "../catalogue/games.ts";
 
 /** The Mobile Legends packages; mlbb is the standard one. */
 export const MLBB_PACKAGES = ["mlbb", "mlbb_special", "mlbb_global"] as const;
@@ -200,7 +206,7 @@ export async function verifyMlbbForOrder(
   userid: string,
   serverid: string,
 ): Promise<MlbbVerification & { choice: PackageChoice; userName: string }> {
-  const game = await findGameRowBySupplierName(db, "elephant", MLBB_SUPPLIER_NAME);
+  const game = await findMobileLegendsRow(db);
   const { verification, choice } = await decideMlbbPackage(db, suppliers, game, userid, serverid);
   const userName = choice.kind === "ok" ? mlbbUserName(verification, choice.package) : "";
   return { ...verification, choice, userName };
@@ -266,6 +272,20 @@ const isUnderMaintenance = (text: string) =>
   text.trim().toLowerCase() === GAME_UNDER_MAINTENANCE_ERROR.toLowerCase();
 
 /**
+ * Asks `port` about an account: its answer reduced and in the spec's shape of that supplier's
+ * verify route. A supplier that cannot be asked is an UpstreamError.
+ */
+async function askAccount(
+  port: SupplierPort,
+  game: SupplierGame,
+  account: SupplierAccount,
+): Promise<{ answer: AccountAnswer; presented: unknown }> {
+  const r = await port.checkAccount(game, account);
+  if (!r.ok) throw new UpstreamError(`Failed to verify ID: ${r.unanswered}`);
+  return r;
+}
+
+/**
  * Verifies an account of a launched game with its own supplier, as the reseller's verify does
  * (EliteDias checkid, MooGold validate). 'Game is under maintenance' is a stock problem (spec §4),
  * any other refusal an invalid user; a valid account of a game marked out of stock gets the
@@ -276,114 +296,60 @@ export async function checkGameAccount(
   game: GameRow,
   account: GameAccount,
 ): Promise<AccountCheck> {
-  const { userid, serverid, characterName } = account;
-  let answer: { valid: boolean; userName: string; errorText: string };
-  if (game.supplier === "elephant") {
-    const r = await verifyElitediasAccount(suppliers, game.supplier_name, userid, serverid);
-    answer = { valid: r.valid === "valid", userName: r.name, errorText: r.error };
-  } else if (game.supplier === "monkey" && game.supplier_game_id) {
-    const productId = Number(game.supplier_game_id);
-    const r = await validateMoogoldAccount(suppliers, productId, userid, serverid, characterName);
-    answer = { valid: r.status === "true", userName: r.username, errorText: r.message };
-  } else {
-    // No supplier can take an order for this game, so it cannot be stocked.
-    return { kind: "out_of_stock" };
-  }
+  const port = supplierPort(suppliers, game.supplier);
+  const supplierGame = supplierGameOf(game);
+  // No supplier can take an order for this game, so it cannot be stocked.
+  if (!port?.takesOrdersFor(supplierGame)) return { kind: "out_of_stock" };
+  const { answer } = await askAccount(port, supplierGame, account);
   if (isUnderMaintenance(answer.errorText)) return { kind: "out_of_stock" };
   if (!answer.valid) return { kind: "invalid" };
   if (game.is_out_of_stock) return { kind: "out_of_stock" };
   return { kind: "ok", userName: answer.userName };
 }
 
-/** Spec §7 elephant verify answer: valid 'valid' is OK. */
-export interface ElitediasVerification {
-  valid: "valid" | "invalid" | "error";
-  name: string;
-  error: string;
-}
-
-/** POST /api/resellers/verify_id: EliteDias checkid for a launched game's code. */
-export async function verifyElitediasAccount(
-  suppliers: Suppliers,
-  game: string,
-  userid: string,
-  serverid: string,
-): Promise<ElitediasVerification> {
-  const r = await suppliers.elitedias.checkId(game, userid, serverid || undefined);
-  if (!r.ok) throw new UpstreamError(`Failed to verify ID: ${r.message}`);
-  return { valid: r.value.valid, name: r.value.name ?? "", error: r.value.error ?? "" };
-}
-
-/** Spec §7 monkey validate answer: status 'true' is OK. */
-export interface MoogoldValidation {
-  status: "true" | "false";
-  username: string;
-  message: string;
-}
-
 /**
- * POST /api/product_validate: MooGold validate, keyed by the product's own field labels; a
- * character-name field gets the name the buyer typed, since validate checks every field.
+ * The spec's verify route of one supplier (POST /api/resellers/verify_id: EliteDias checkid for a
+ * launched game's code; POST /api/product_validate: MooGold validate for a product id), in that
+ * supplier's answer shape.
  */
-export async function validateMoogoldAccount(
+export async function verifySupplierAccount(
   suppliers: Suppliers,
-  productId: number,
-  userid: string,
-  serverid: string,
-  characterName = "",
-): Promise<MoogoldValidation> {
-  const detail = await suppliers.moogold.productDetail(productId);
-  if (!detail.ok) throw new UpstreamError(`Failed to verify ID: ${detail.message}`);
-  const fields: Record<string, string> = {};
-  detail.value.fields.forEach((label, i) => {
-    if (i === 0) fields[label] = userid;
-    else if (/server|zone/i.test(label)) fields[label] = serverid;
-    else if (characterName && /character|nickname|ign/i.test(label)) {
-      fields[label] = characterName;
-    }
-  });
-  const r = await suppliers.moogold.validate(productId, fields);
-  if (!r.ok) {
-    if (r.kind === "supplier") return { status: "false", username: "", message: r.message };
-    throw new UpstreamError(`Failed to verify ID: ${r.message}`);
-  }
-  return {
-    status: r.value.valid ? "true" : "false",
-    username: r.value.username ?? "",
-    message: r.value.message,
-  };
+  supplier: string,
+  game: SupplierGame,
+  account: SupplierAccount,
+): Promise<unknown> {
+  return (await askAccount(requireSupplierPort(suppliers, supplier), game, account)).presented;
+}
+
+/** The spec's verify answer of the game's own supplier for an account. */
+export async function verifyGameAccount(
+  suppliers: Suppliers,
+  game: GameRow,
+  account: SupplierAccount,
+): Promise<unknown> {
+  const port = supplierPort(suppliers, game.supplier);
+  // A game no supplier sells has no account to check anywhere.
+  if (!port) throw new UpstreamError("Failed to verify ID: no supplier sells this game");
+  return (await askAccount(port, supplierGameOf(game), account)).presented;
 }
 
 /**
  * Refuses an order for an account its supplier does not know, as the portal's order flow does
- * after Verify (Mobile Legends decides its package instead, `decideMlbbPackage`): EliteDias'
- * 'Game is under maintenance' is the out-of-stock banner, any other answer but valid 'Invalid
- * user'; a supplier that cannot be asked is an UpstreamError.
+ * after Verify (Mobile Legends decides its package instead, `decideMlbbPackage`): where the
+ * supplier reports maintenance on orders (`reportsMaintenanceOnOrder`), 'Game is under
+ * maintenance' is the out-of-stock banner; any other answer but valid is 'Invalid user'; a
+ * supplier that cannot be asked is an UpstreamError.
  */
 export async function assertOrderableAccount(
   suppliers: Suppliers,
   game: GameRow,
-  account: { userid: string; serverid: string; characterName: string },
+  account: SupplierAccount,
 ): Promise<void> {
-  if (game.supplier === "elephant") {
-    const v = await verifyElitediasAccount(
-      suppliers,
-      game.supplier_name,
-      account.userid,
-      account.serverid,
-    );
-    if (v.valid === "valid") return;
-    if (v.error.trim().toLowerCase() === GAME_UNDER_MAINTENANCE_ERROR.toLowerCase()) {
-      throw new ConflictError(formatOutOfStockTitle(game.name));
-    }
-    throw new ValidationError(INVALID_USER_TITLE);
+  const port = requireSupplierPort(suppliers, game.supplier);
+  const { answer } = await askAccount(port, supplierGameOf(game), account);
+  if (answer.valid) return;
+  if (port.capabilities.reportsMaintenanceOnOrder && isUnderMaintenance(answer.errorText)) {
+    throw new ConflictError(formatOutOfStockTitle(game.name));
   }
-  const v = await validateMoogoldAccount(
-    suppliers,
-    Number(game.supplier_game_id),
-    account.userid,
-    account.serverid,
-    account.characterName,
-  );
-  if (v.status !== "true") throw new ValidationError(INVALID_USER_TITLE);
+  throw new ValidationError(INVALID_USER_TITLE);
 }

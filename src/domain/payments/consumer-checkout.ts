@@ -41,6 +41,7 @@ import {
   isMobileLegends,
 } from "../catalogue/consumer-catalogue.ts";
 import { assertClientPrice, newOrderId, supplierKeysOf } from "../orders/place.ts";
+import { MOBILE_LEGENDS_GAME } from "../../integrations/elitedias/port.ts";
 import { AWAITING_PAYMENT, CONSUMER_CURRENCY, RETRYABLE_STATES } from "./consumer-states.ts";
 import { move } from "../orders/lifecycle.ts";
 import { centsToDollars, centsToDollarString } from "../money.ts";
@@ -166,7 +167,7 @@ export async function verifyConsumerMlbbAccount(
   suppliers: Suppliers,
   account: { userid: string; serverid: string },
 ) {
-  await assertWithinRateLimit(db, CONSUMER_CHECKS_PER_SUPPLIER, "elephant");
+  await assertWithinRateLimit(db, CONSUMER_CHECKS_PER_SUPPLIER, MOBILE_LEGENDS_GAME.supplier);
   const answer = await verifyMlbbForOrder(db, suppliers, account.userid, account.serverid);
   return { ...answer, bankTransfer: hasBankAccount(await readBankTransferDetails(db)) };
 }

@@ -12,14 +12,11 @@ import type {
   ResellerOrderDto,
   ResellerOrderStatus,
 } from "../../shared/order-types.ts";
-import { listGamesForReseller, MLBB_SUPPLIER_NAME } from "../catalogue/games.ts";
+import { listGamesForReseller } from "../catalogue/games.ts";
+import { isMobileLegends } from "../catalogue/consumer-catalogue.ts";
 import { resellerCatalogue, type ResellerGameCatalogue } from "../catalogue/reseller-catalogue.ts";
-import {
-  validateMoogoldAccount,
-  verifyElitediasAccount,
-  verifyMlbbForOrder,
-} from "../orders/verification.ts";
-import { type OrderContext, type PlaceOrderInput, placeResellerOrder } from "../orders/place.ts";
+import { verifyGameAccount, verifyMlbbForOrder } from "../orders/verification.ts";
+import { type OrderContext, orderedGameKeyOf, placeResellerOrder } from "../orders/place.ts";
 import { presentBalanceEntry, presentResellerOrder } from "../orders/present.ts";
 import { centsToDollars } from "../money.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
@@ -74,10 +71,6 @@ async function findOrderableGame(db: Db, caller: ApiCaller, gameId: string): Pro
   return game;
 }
 
-function isMlbb(game: GameRow): boolean {
-  return game.supplier === "elephant" && game.supplier_name === MLBB_SUPPLIER_NAME;
-}
-
 /** POST /api/v1/verify: the portal's check for the game's supplier, in the portal's answer. */
 export async function verifyApiAccount(
   ctx: OrderContext,
@@ -86,17 +79,13 @@ export async function verifyApiAccount(
 ): Promise<{ gameId: string; result: unknown }> {
   const game = await findOrderableGame(ctx.db, caller, input.gameId);
   const { userid, serverid } = input;
-  const result = isMlbb(game)
+  const result = isMobileLegends(game)
     ? await verifyMlbbForOrder(ctx.db, ctx.suppliers, userid, serverid)
-    : game.supplier === "elephant"
-    ? await verifyElitediasAccount(ctx.suppliers, game.supplier_name, userid, serverid)
-    : await validateMoogoldAccount(
-      ctx.suppliers,
-      Number(game.supplier_game_id),
+    : await verifyGameAccount(ctx.suppliers, game, {
       userid,
       serverid,
-      input.characterName,
-    );
+      characterName: input.characterName,
+    });
   return { gameId: game.id, result };
 }
 
@@ -123,17 +112,10 @@ export async function placeApiOrder(
 ) {
   if (!idempotencyKey) throw new ValidationError("The Idempotency-Key header is required");
   const game = await findOrderableGame(ctx.db, caller, input.gameId);
-  const kind: PlaceOrderInput["kind"] = isMlbb(game)
-    ? "mlbb"
-    : game.supplier === "elephant"
-    ? "elephant"
-    : "monkey";
   return await placeResellerOrder(ctx, {
-    kind,
+    game: orderedGameKeyOf(game),
     resellerId: caller.resellerId,
     seesHiddenGames: caller.seesHiddenGames,
-    supplierGameName: kind === "elephant" ? game.supplier_name : undefined,
-    productID: kind === "monkey" ? game.supplier_game_id ?? "" : undefined,
     package: input.package,
     denom: input.item,
     userid: input.userid,
