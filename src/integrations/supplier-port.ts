@@ -119,6 +119,10 @@ export interface SupplierProfile {
   key: string;
   /** The supplier's name in operators' and buyers' words. */
   name: string;
+  /** The supplier's name in logs, metrics labels and settings ('moogold'). */
+  vendor: string;
+  /** The currency our balance there is kept in (shown before its first reading). */
+  balanceCurrency: string;
   capabilities: SupplierCapabilities;
   /** Which of a game's keys the supplier's routes and orders name it by: its code or its id. */
   gameKey: "supplierName" | "supplierGameId";
@@ -127,6 +131,11 @@ export interface SupplierProfile {
   /** The supplier's key of an item, as orders store it in `denom`. */
   itemKey(item: { id?: string; nameSupplier: string }): string;
 }
+
+/** The prepaid balance at a supplier as exact decimal text, or why it could not be read. */
+export type BalanceAnswer =
+  | { ok: true; balance: string; currency: string }
+  | { ok: false; error: string };
 
 /** One supplier, as every part of the app asks it. */
 export interface SupplierPort extends SupplierProfile {
@@ -142,4 +151,6 @@ export interface SupplierPort extends SupplierProfile {
   readServers(game: SupplierGame): Promise<Record<string, string> | null>;
   /** What launching the game named by `game` (a code or a product id) reads; null without an answer. */
   readLaunchDetails(game: string): Promise<LaunchDetails | null>;
+  /** Our prepaid balance at the supplier. */
+  readBalance(): Promise<BalanceAnswer>;
 }

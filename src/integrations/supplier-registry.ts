@@ -29,6 +29,14 @@ export function supplierProfile(key: string): SupplierProfile | undefined {
   return REGISTERED.find((r) => r.key === key);
 }
 
+/** What is known of every registered supplier, in registration order. */
+export const SUPPLIER_PROFILES: readonly SupplierProfile[] = REGISTERED;
+
+/** The port of every registered supplier over these clients, in registration order. */
+export function supplierPorts(suppliers: Suppliers): SupplierPort[] {
+  return REGISTERED.map((r) => r.port(suppliers));
+}
+
 /** The port of the supplier stored as `key`, over these clients; undefined for no supplier. */
 export function supplierPort(suppliers: Suppliers, key: string): SupplierPort | undefined {
   return REGISTERED.find((r) => r.key === key)?.port(suppliers);

@@ -37,7 +37,8 @@ export interface BalancePointDto {
 
 /** A supplier's prepaid balance as last read, with its trend and alert threshold. */
 export interface SupplierBalanceDto {
-  vendor: "moogold" | "elitedias";
+  /** The supplier's name in metrics and settings ('moogold'). */
+  vendor: string;
   /** The vendor's name as shown. */
   name: string;
   currency: string;

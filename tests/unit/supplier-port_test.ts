@@ -11,6 +11,10 @@ import {
 } from "../../src/integrations/supplier-registry.ts";
 import { failWith } from "../../src/integrations/fetch-json.ts";
 import { findByOurReference } from "../../src/domain/orders/fulfil.ts";
+import {
+  DEFAULT_ALERT_SETTINGS,
+  minBalanceSettingOf,
+} from "../../src/domain/operations/alert-settings.ts";
 
 /** Clients whose every call is refused, recording which were made. */
 function refusingSuppliers(calls: string[]): Suppliers {
@@ -34,6 +38,7 @@ const PORT_CALLS = [
   "readOffer",
   "readServers",
   "readLaunchDetails",
+  "readBalance",
   "takesOrdersFor",
   "itemKey",
 ] as const;
@@ -46,6 +51,9 @@ Deno.test("[supplier port] every registered supplier implements the port under i
     assert.equal(port.key, key);
     assert.ok(isSupplierKey(key));
     assert.ok(port.name.length > 0, `${key} has a name`);
+    assert.match(port.vendor, /^[a-z]+$/, `${key} has a vendor label`);
+    // The operations watch reads every registered supplier's balance against its own threshold.
+    assert.ok(minBalanceSettingOf(port.vendor) in DEFAULT_ALERT_SETTINGS, `${key}'s threshold`);
     for (const call of PORT_CALLS) assert.equal(typeof port[call], "function", `${key}.${call}`);
     assert.ok(port.gameKey === "supplierName" || port.gameKey === "supplierGameId");
     const profile = supplierProfile(key)!;

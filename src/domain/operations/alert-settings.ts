@@ -35,6 +35,16 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   webhookFailureLimit: 5,
 };
 
+/**
+ * The setting that holds a supplier's lowest balance, `<vendor>MinBalance`: a supplier without
+ * one is a programming error (its threshold must be added above, with its default).
+ */
+export function minBalanceSettingOf(vendor: string): keyof AlertSettings {
+  const key = `${vendor}MinBalance`;
+  if (!(key in AlertSettingsSchema.shape)) throw new Error(`no alert setting ${key}`);
+  return key as keyof AlertSettings;
+}
+
 /** The stored thresholds, each unset one at its default. */
 export async function readAlertSettings(db: Db): Promise<AlertSettings> {
   const stored = await getSetting<Partial<AlertSettings>>(db, ALERT_SETTINGS_KEY);

@@ -10,51 +10,46 @@ import {
   listHourlyBalanceReadings,
 } from "../../db/repositories/operations.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
+import type { SupplierPort } from "../../integrations/supplier-port.ts";
+import { SUPPLIER_PROFILES, supplierPorts } from "../../integrations/supplier-registry.ts";
 import { setSupplierBalance } from "../../observability/metrics.ts";
 import type { SupplierBalanceDto } from "../../shared/operations-types.ts";
 import { centsToDollars, decimalToNearestCents } from "../money.ts";
-import type { AlertSettings } from "./alert-settings.ts";
+import { type AlertSettings, minBalanceSettingOf } from "./alert-settings.ts";
 
 export type Vendor = SupplierBalanceDto["vendor"];
 
-/** The suppliers whose balance is read, with how they are named and their threshold setting. */
-export const VENDORS: { vendor: Vendor; name: string; threshold: keyof AlertSettings }[] = [
-  { vendor: "moogold", name: "MooGold", threshold: "moogoldMinBalance" },
-  { vendor: "elitedias", name: "EliteDias", threshold: "elitediasMinBalance" },
-];
+/** A supplier whose balance is read: how it is named, and its threshold setting. */
+export interface BalanceVendor {
+  vendor: Vendor;
+  name: string;
+  currency: string;
+  threshold: keyof AlertSettings;
+}
 
-/**
- * EliteDias' balance answer names no currency; the account is funded in SGD (unconfirmed by its
- * documents, src/integrations/elitedias/client.ts).
- */
-const ELITEDIAS_CURRENCY = "SGD";
+/** Every registered supplier, with the alert setting that holds its lowest balance. */
+export const VENDORS: BalanceVendor[] = SUPPLIER_PROFILES.map((p) => ({
+  vendor: p.vendor,
+  name: p.name,
+  currency: p.balanceCurrency,
+  threshold: minBalanceSettingOf(p.vendor),
+}));
 
 /** What one reading gave: the balance in cents, or the supplier's error. */
 export type BalanceReading =
   | { vendor: Vendor; ok: true; balanceCents: number; currency: string }
   | { vendor: Vendor; ok: false; error: string };
 
-async function askBalance(suppliers: Suppliers, vendor: Vendor): Promise<BalanceReading> {
-  if (vendor === "moogold") {
-    const r = await suppliers.moogold.balance();
-    return r.ok
-      ? {
-        vendor,
-        ok: true,
-        balanceCents: decimalToNearestCents(r.value.balance, "MooGold balance"),
-        currency: r.value.currency,
-      }
-      : { vendor, ok: false, error: r.message };
-  }
-  const r = await suppliers.elitedias.balance();
+async function askBalance(port: SupplierPort): Promise<BalanceReading> {
+  const r = await port.readBalance();
   return r.ok
     ? {
-      vendor,
+      vendor: port.vendor,
       ok: true,
-      balanceCents: decimalToNearestCents(r.value, "EliteDias balance"),
-      currency: ELITEDIAS_CURRENCY,
+      balanceCents: decimalToNearestCents(r.balance, `${port.name} balance`),
+      currency: r.currency,
     }
-    : { vendor, ok: false, error: r.message };
+    : { vendor: port.vendor, ok: false, error: r.error };
 }
 
 /** Reads every supplier's balance and stores each reading that came back. */
@@ -63,9 +58,9 @@ export async function readSupplierBalances(
   suppliers: Suppliers,
 ): Promise<BalanceReading[]> {
   const readings = await Promise.all(
-    VENDORS.map(({ vendor }) =>
-      askBalance(suppliers, vendor).catch((error): BalanceReading => ({
-        vendor,
+    supplierPorts(suppliers).map((port) =>
+      askBalance(port).catch((error): BalanceReading => ({
+        vendor: port.vendor,
         ok: false,
         error: error instanceof Error ? error.message : String(error),
       }))
@@ -83,7 +78,7 @@ const TREND_DAYS = 7;
 const DAY_MS = 86_400_000;
 
 function balanceView(
-  vendor: (typeof VENDORS)[number],
+  vendor: BalanceVendor,
   rows: BalanceReadingRow[],
   settings: AlertSettings,
 ): SupplierBalanceDto {
@@ -94,7 +89,7 @@ function balanceView(
   return {
     vendor: vendor.vendor,
     name: vendor.name,
-    currency: latest?.currency ?? (vendor.vendor === "moogold" ? "USD" : ELITEDIAS_CURRENCY),
+    currency: latest?.currency ?? vendor.currency,
     balance: latest ? centsToDollars(latest.balance_cents) : null,
     readAt: latest?.read_at.toISOString() ?? null,
     change24h: latest && dayBefore

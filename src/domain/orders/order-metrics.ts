@@ -2,8 +2,7 @@
 // operators know it rather than the catalogue's internal kinds.
 import type { OrderRow } from "../../db/schema.ts";
 import { countOrder, type OrderEvent } from "../../observability/metrics.ts";
-
-const VENDOR_OF: Record<string, string> = { monkey: "moogold", elephant: "elitedias" };
+import { supplierProfile } from "../../integrations/supplier-registry.ts";
 
 /**
  * Counts one step of an order, when its status change is written (a transaction that fails after
@@ -16,6 +15,6 @@ export function countOrderStep(
 ): void {
   countOrder(event, {
     buyer_type: order.buyer_type,
-    supplier: VENDOR_OF[order.supplier] ?? order.supplier,
+    supplier: supplierProfile(order.supplier)?.vendor ?? order.supplier,
   });
 }

@@ -18,6 +18,10 @@ export const MOBILE_LEGENDS_GAME = { supplier: ELITEDIAS_KEY, supplierName: MLBB
 const PROFILE: SupplierProfile = {
   key: ELITEDIAS_KEY,
   name: "EliteDias",
+  vendor: "elitedias",
+  // Its balance answer names no currency; the account is funded in SGD (unconfirmed by its
+  // documents, client.ts).
+  balanceCurrency: "SGD",
   capabilities: { findsByOurReference: false, reportsMaintenanceOnOrder: true },
   gameKey: "supplierName",
   takesOrdersFor: () => true,
@@ -92,6 +96,13 @@ export function createElitediasPort(client: ElitediasClient): SupplierPort {
     async readServers(game) {
       const r = await client.serverList(game.supplierName);
       return r.ok ? r.value : null;
+    },
+
+    async readBalance() {
+      const r = await client.balance();
+      return r.ok
+        ? { ok: true, balance: r.value, currency: PROFILE.balanceCurrency }
+        : { ok: false, error: r.message };
     },
 
     async readLaunchDetails(game) {

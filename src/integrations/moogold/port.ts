@@ -68,6 +68,8 @@ function productIdOf(text: string | null): number | null {
 const PROFILE: SupplierProfile = {
   key: MOOGOLD_KEY,
   name: "MooGold",
+  vendor: "moogold",
+  balanceCurrency: "USD",
   capabilities: { findsByOurReference: true, reportsMaintenanceOnOrder: false },
   gameKey: "supplierGameId",
   takesOrdersFor: (game) => !!game.supplierGameId,
@@ -183,6 +185,13 @@ export function createMoogoldPort(client: MoogoldClient): SupplierPort {
       if (id === null) return null;
       const r = await client.serverList(id);
       return r.ok ? r.value ?? {} : null;
+    },
+
+    async readBalance() {
+      const r = await client.balance();
+      return r.ok
+        ? { ok: true, balance: r.value.balance, currency: r.value.currency }
+        : { ok: false, error: r.message };
     },
 
     async readLaunchDetails(game) {
