@@ -6,7 +6,6 @@ import {
   ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
-  ThrottledError,
   UnauthenticatedError,
   ValidationError,
 } from "../domain/errors.ts";
@@ -15,6 +14,7 @@ import { isAdminRank, type PublicAdmin, type PublicReseller } from "../domain/au
 import { MAX_UPLOAD_BYTES } from "../domain/catalogue/uploads.ts";
 import { MAX_INBOUND_BYTES } from "../domain/mail/inbound.ts";
 import { v1ErrorResponse } from "./reseller-api.ts";
+import { errorAnswerOf, errorHeadersOf } from "./errors.ts";
 import { logger } from "../observability/log.ts";
 
 /**
@@ -140,13 +140,9 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> 
 /** Maps a thrown error to the JSON error response; unexpected errors are logged and hidden. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof DomainError) {
-    const headers: Record<string, string> = {};
-    if (error instanceof ThrottledError) {
-      headers["Retry-After"] = String(error.retryAfterSeconds);
-    }
     return Response.json({ error: error.message, ...error.details }, {
-      status: error.status,
-      headers,
+      status: errorAnswerOf(error).status,
+      headers: errorHeadersOf(error),
     });
   }
   logger().error({ msg: "unexpected error", err: error });
