@@ -227,15 +227,6 @@ export function clearSessionCookie(cookies: AstroCookies, config: Pick<Config, "
 }
 
 /**
- * This site's absolute base URL, the one home of every absolute link the app hands out (payment
- * redirects and webhooks, mail, uploads, the OpenAPI servers): PUBLIC_URL, which production always
- * has, so a request's Host is never echoed there; only the demo falls back to the request's origin.
- */
-export function siteUrlOf(locals: App.Locals, url: URL): string {
-  return locals.app.config.publicUrl ?? url.origin;
-}
-
-/**
  * The client address: the socket's, or behind a trusted proxy (one, in front of the app) the
  * address that proxy appended to X-Forwarded-For: the last entry. The entries before it came from
  * the client and can say anything.
