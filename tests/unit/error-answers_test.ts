@@ -3,6 +3,7 @@ import * as errors from "../../src/domain/errors.ts";
 import { MoneyFormatError } from "../../src/domain/money.ts";
 import { ERROR_ANSWERS, errorAnswerOf } from "../../src/server/errors.ts";
 import { errorResponse } from "../../src/server/http.ts";
+import { buildOpenApiDocument } from "../../src/server/openapi.ts";
 import { v1ErrorResponse } from "../../src/server/reseller-api.ts";
 
 const { DomainError } = errors;
@@ -75,4 +76,25 @@ Deno.test("[error answers] a throttled answer says when to retry; v1 asks for a 
     errorResponse(new errors.UnauthenticatedError("x")).headers.has("www-authenticate"),
     false,
   );
+});
+
+Deno.test("[error answers] the OpenAPI document names each status with the table's code", () => {
+  type Answer = { content?: { "application/json"?: { example?: { error?: { code?: string } } } } };
+  const doc = buildOpenApiDocument("https://shop.example.com") as {
+    paths: Record<string, Record<string, { responses: Record<string, Answer> }>>;
+  };
+  const documented = new Map<number, string>();
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item)) {
+      for (const [status, answer] of Object.entries(op.responses)) {
+        const code = answer.content?.["application/json"]?.example?.error?.code;
+        if (code) documented.set(Number(status), code);
+      }
+    }
+  }
+  assert.ok(documented.has(402) && documented.has(502), "the error answers are found");
+  for (const answer of ERROR_ANSWERS.values()) {
+    const status = answer.v1Status ?? answer.status;
+    if (documented.has(status)) assert.equal(documented.get(status), answer.v1Code, `${status}`);
+  }
 });
