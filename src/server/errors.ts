@@ -68,7 +68,7 @@ export const ERROR_ANSWERS: ReadonlyMap<ErrorClass, ErrorAnswer> = new Map<
 
 /** The answer of `error`'s kind, or of the nearest kind it extends (MoneyFormatError's, say). */
 export function errorAnswerOf(error: DomainError): ErrorAnswer {
-  for (let kind = error.constructor; kind !== Object; kind = Object.getPrototypeOf(kind)) {
+  for (let kind = error.constructor; kind; kind = Object.getPrototypeOf(kind)) {
     const answer = ERROR_ANSWERS.get(kind as ErrorClass);
     if (answer) return answer;
   }
