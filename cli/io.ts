@@ -7,7 +7,7 @@ import {
   migrationState,
   pgliteFolder,
 } from "../src/db/client.ts";
-import { dbOptionsOf, getConfig } from "../src/config.ts";
+import { dbOptionsOf, getConfig, resolvePublicOrigin } from "../src/config.ts";
 import { getSuppliers, type Suppliers } from "../src/integrations/suppliers.ts";
 import { getHitPayClient, type HitPayClient } from "../src/integrations/hitpay/client.ts";
 
@@ -216,9 +216,9 @@ export function cliHitPay(): HitPayClient {
   return getHitPayClient(getConfig());
 }
 
-/** The site's base URL for links in receipts a command queues: PUBLIC_URL, else the app's. */
-export function cliSiteUrl(): string {
-  return getConfig().publicUrl ?? runningAppUrl();
+/** Resolves the site's base URL for links in what a command queues: PUBLIC_URL, else the app's. */
+export function resolveCliOrigin(): void {
+  resolvePublicOrigin(getConfig(), runningAppUrl());
 }
 
 const BAR_WIDTH = 30;

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { refreshOpenOrders } from "../src/domain/orders/reseller-orders.ts";
-import { cliSiteUrl, cliSuppliers, note, report, withDb } from "./io.ts";
+import { cliSuppliers, note, report, resolveCliOrigin, withDb } from "./io.ts";
 
 /** `orders refresh [--pending]`: reconciles open orders with the suppliers (cron-safe). */
 export function registerOrdersRefresh(orders: Command): void {
@@ -16,11 +16,11 @@ export function registerOrdersRefresh(orders: Command): void {
     .option("--json", "print the result as JSON")
     .action(async (opts: { pending?: boolean; json?: boolean }) => {
       const suppliers = cliSuppliers();
+      resolveCliOrigin();
       const unchecked: string[] = [];
       const result = await withDb((db) =>
         refreshOpenOrders(db, suppliers, {
           onlyPending: !!opts.pending,
-          siteUrl: cliSiteUrl(),
           onProgress: (done, total) => {
             if (!opts.json && (done % 50 === 0 || done === total)) note(`checked ${done}/${total}`);
           },

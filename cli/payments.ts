@@ -4,7 +4,7 @@ import {
   settleManualPayment,
 } from "../src/domain/payments/consumer-payments.ts";
 import { cliActor } from "../src/domain/actor.ts";
-import { cliHitPay, cliSiteUrl, printData, report, withDb } from "./io.ts";
+import { cliHitPay, printData, report, resolveCliOrigin, withDb } from "./io.ts";
 
 /** `payments reconcile`: asks HitPay about consumer orders still awaiting payment (cron-safe). */
 export function registerPaymentCommands(program: Command): void {
@@ -18,8 +18,8 @@ export function registerPaymentCommands(program: Command): void {
     .option("--json", "print the result as JSON")
     .action(async (opts: { json?: boolean }) => {
       const hitpay = cliHitPay();
-      const siteUrl = cliSiteUrl();
-      const result = await withDb((db) => reconcileHitPayPayments(db, hitpay, siteUrl));
+      resolveCliOrigin();
+      const result = await withDb((db) => reconcileHitPayPayments(db, hitpay));
       const summary = `${result.checked} order(s) awaiting payment checked, ${result.paid} paid, ` +
         `${result.failed} could not be checked`;
       if (opts.json) console.log(JSON.stringify(result));
@@ -41,13 +41,12 @@ export function registerOrdersConfirmPayment(orders: Command): void {
     .option("--cancel", "cancel the order instead: the payment never came")
     .option("--json", "print the result as JSON")
     .action(async (opts: { order: string; cancel?: boolean; json?: boolean }) => {
-      const siteUrl = cliSiteUrl();
+      resolveCliOrigin();
       const order = await withDb((db) =>
         settleManualPayment(db, {
           orderId: opts.order.trim(),
           cancel: !!opts.cancel,
           actor: cliActor(),
-          siteUrl,
         })
       );
       printData({ order: order.id, status: order.status }, !!opts.json);

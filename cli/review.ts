@@ -6,7 +6,7 @@ import {
   retryFailedJobAsOperator,
 } from "../src/domain/admin/failed-jobs.ts";
 import type { ReviewAction } from "../src/shared/order-types.ts";
-import { cliSiteUrl, printData, withDb } from "./io.ts";
+import { printData, resolveCliOrigin, withDb } from "./io.ts";
 
 /**
  * `orders review`: the Needs review queue (Admin → Orders → Needs review) and an operator's
@@ -69,14 +69,13 @@ export function registerOrdersReview(orders: Command): void {
       if (chosen.length !== 1) {
         throw new Error("Choose exactly one of --delivered <id>, --refund or --resend");
       }
-      const siteUrl = cliSiteUrl();
+      resolveCliOrigin();
       const order = await withDb((db) =>
         resolveReview(db, {
           orderId: opts.order.trim(),
           action: chosen[0],
           supplierOrderId: opts.delivered,
           actor: cliActor(),
-          siteUrl,
         })
       );
       printData(

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Command, Option } from "commander";
-import { dbOptionsOf, getConfig } from "../src/config.ts";
+import { dbOptionsOf, getConfig, resolvePublicOrigin } from "../src/config.ts";
 import { closeDb, type Db, getDb, migrateToLatest, withBootstrapLock } from "../src/db/client.ts";
 import { ensureFirstAdmin } from "../src/domain/auth/bootstrap.ts";
 import { findGoLiveProblems, GoLiveError } from "../src/domain/admin/go-live.ts";
@@ -218,6 +218,13 @@ async function listen(
       () => ok(),
     );
   });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const url = `http://${shownHost(config.host)}:${port}`;
+  // Clients of mounted simulators call this server directly, whatever the public URL.
+  Deno.env.set("TOPUP_INTERNAL_URL", internalUrl(config.host, port));
+  // Resolved before any request or job can need it: the links they hand out.
+  resolvePublicOrigin(config, internalUrl(config.host, port));
   // METRICS_PORT: this process's own port for the operations routes alone, so a scraper (or a
   // probe) reaches each worker, not whichever one the kernel picks on the shared port.
   const operationsServer = config.metricsPort === undefined ? undefined : createServer(
@@ -235,11 +242,6 @@ async function listen(
       operationsServer.listen({ port: config.metricsPort! + index, host: config.host }, () => ok());
     });
   }
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  const url = `http://${shownHost(config.host)}:${port}`;
-  // Clients of mounted simulators call this server directly, whatever the public URL.
-  Deno.env.set("TOPUP_INTERNAL_URL", internalUrl(config.host, port));
   if (simulators.names.length) log(`Simulators mounted: ${simulators.names.join(", ")}`);
   const handlers = {
     ...orderJobHandlers(db, () => getSuppliers(config)),
@@ -456,6 +458,7 @@ async function superviseWorkers(build: boolean): Promise<void> {
   const outcome = await prepare(build, log);
   const port = config.port || freePort(config.host);
   Deno.env.set("TOPUP_INTERNAL_URL", internalUrl(config.host, port));
+  resolvePublicOrigin(config, internalUrl(config.host, port));
   const mounted = mountSimulators(config);
   const simulators = mounted.names.length ? await serveSimulatorsAlone(mounted) : undefined;
   if (simulators) log(`Simulators mounted: ${mounted.names.join(", ")}`);

@@ -10,7 +10,7 @@ import { operationsJobHandlers, scheduleOperationsWatch } from "../src/domain/op
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { getConfig } from "../src/config.ts";
 import { closeDb, getDb } from "../src/db/client.ts";
-import { checkAppTables, cliDatabase, cliSuppliers, databaseName } from "./io.ts";
+import { checkAppTables, cliDatabase, cliSuppliers, databaseName, resolveCliOrigin } from "./io.ts";
 
 /** `worker`: runs only the job queue, for a box that serves no HTTP. */
 export function registerWorker(program: Command): void {
@@ -24,6 +24,7 @@ export function registerWorker(program: Command): void {
       const db = getDb(options);
       await checkAppTables(db, databaseName(options));
       const config = getConfig();
+      resolveCliOrigin();
       const handlers = {
         ...orderJobHandlers(db, cliSuppliers),
         ...operationsJobHandlers(db, cliSuppliers),

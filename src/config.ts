@@ -663,3 +663,27 @@ export function getConfig(): Config {
   g[CONFIG_KEY] ??= loadConfig(Deno.env.toObject());
   return g[CONFIG_KEY];
 }
+
+const ORIGIN_KEY = Symbol.for("topup.publicOrigin");
+
+/**
+ * Resolves this site's absolute base URL once, as the process starts: PUBLIC_URL, which production
+ * always has, else the URL this app listens on (`internalUrl`). On globalThis, as the CLI and the
+ * server bundle each carry a copy of this module.
+ */
+export function resolvePublicOrigin(config: Pick<Config, "publicUrl">, internalUrl: string): void {
+  (globalThis as { [ORIGIN_KEY]?: string })[ORIGIN_KEY] = config.publicUrl ?? internalUrl;
+}
+
+/**
+ * This site's absolute base URL, the one home of every absolute link the app hands out (payment
+ * redirects and webhooks, mail, uploads, the sitemap, the OpenAPI servers); a request's Host is
+ * never echoed there.
+ */
+export function publicOrigin(): string {
+  const origin = (globalThis as { [ORIGIN_KEY]?: string })[ORIGIN_KEY];
+  if (origin === undefined) {
+    throw new Error("The public origin is not resolved: the app has not started");
+  }
+  return origin;
+}

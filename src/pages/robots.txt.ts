@@ -1,9 +1,9 @@
 import type { APIRoute } from "astro";
-import { siteUrlOf } from "../server/http.ts";
+import { publicOrigin } from "../config.ts";
 
 // Search engines may read the storefront, not the admin console, the reseller portal or
 // the API; the sitemap's address is absolute (PUBLIC_URL in production).
-export const GET: APIRoute = ({ locals, url }) =>
+export const GET: APIRoute = () =>
   new Response(
     [
       "User-agent: *",
@@ -11,7 +11,7 @@ export const GET: APIRoute = ({ locals, url }) =>
       "Disallow: /resellers",
       "Disallow: /api",
       "",
-      `Sitemap: ${siteUrlOf(locals, url)}/sitemap.xml`,
+      `Sitemap: ${publicOrigin()}/sitemap.xml`,
       "",
     ].join("\n"),
     { headers: { "content-type": "text/plain; charset=utf-8" } },

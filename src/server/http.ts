@@ -6,7 +6,6 @@ import {
   ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
-  ThrottledError,
   UnauthenticatedError,
   ValidationError,
 } from "../domain/errors.ts";
@@ -15,6 +14,7 @@ import { isAdminRank, type PublicAdmin, type PublicReseller } from "../domain/au
 import { MAX_UPLOAD_BYTES } from "../domain/catalogue/uploads.ts";
 import { MAX_INBOUND_BYTES } from "../domain/mail/inbound.ts";
 import { v1ErrorResponse } from "./reseller-api.ts";
+import { errorAnswerOf, errorHeadersOf } from "./errors.ts";
 import { logger } from "../observability/log.ts";
 
 /**
@@ -140,13 +140,9 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> 
 /** Maps a thrown error to the JSON error response; unexpected errors are logged and hidden. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof DomainError) {
-    const headers: Record<string, string> = {};
-    if (error instanceof ThrottledError) {
-      headers["Retry-After"] = String(error.retryAfterSeconds);
-    }
     return Response.json({ error: error.message, ...error.details }, {
-      status: error.status,
-      headers,
+      status: errorAnswerOf(error).status,
+      headers: errorHeadersOf(error),
     });
   }
   logger().error({ msg: "unexpected error", err: error });
@@ -228,15 +224,6 @@ function isSecure(request: { url: URL; config: Pick<Config, "mode" | "publicUrl"
 
 export function clearSessionCookie(cookies: AstroCookies, config: Pick<Config, "mode">): void {
   cookies.delete(sessionCookieName(config), { path: "/" });
-}
-
-/**
- * This site's absolute base URL, the one home of every absolute link the app hands out (payment
- * redirects and webhooks, mail, uploads, the OpenAPI servers): PUBLIC_URL, which production always
- * has, so a request's Host is never echoed there; only the demo falls back to the request's origin.
- */
-export function siteUrlOf(locals: App.Locals, url: URL): string {
-  return locals.app.config.publicUrl ?? url.origin;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type V1Operation,
   type V1OperationError,
 } from "./reseller-api-operations.ts";
-import type { V1ErrorCode } from "./reseller-api.ts";
+import type { V1ErrorCode } from "./errors.ts";
 import { API_KEY_REQUESTS, RATE_LIMITED_MESSAGE } from "../domain/auth/rate-limit.ts";
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {

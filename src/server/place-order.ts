@@ -66,10 +66,13 @@ export async function handlePlaceOrder(
   return placedOrderResponse(result);
 }
 
-/** A placement's answer as its text was made, once: a repeat of its key sends the same bytes. */
+/**
+ * A placement's answer as its text was made, once: a repeat of its key sends the same bytes and
+ * the same 201 Created, since the order it answers with was created by the first.
+ */
 export function placedOrderResponse(result: PlaceOrderResult): Response {
   return new Response(result.text, {
-    status: result.status,
+    status: 201,
     headers: { "content-type": "application/json" },
   });
 }

@@ -2,68 +2,23 @@
 // session cookie), counts against the key's rate limit, and answers every error in one shape,
 // { error: { code, message } }, with a stable code.
 import type { APIContext, APIRoute } from "astro";
-import {
-  ConflictError,
-  DomainError,
-  ForbiddenError,
-  InsufficientBalanceError,
-  NotFoundError,
-  PayloadTooLargeError,
-  RequestTimeoutError,
-  ThrottledError,
-  UnauthenticatedError,
-  UpstreamError,
-  ValidationError,
-} from "../domain/errors.ts";
+import { DomainError, UnauthenticatedError } from "../domain/errors.ts";
 import { authenticateApiKey } from "../domain/resellers/api-keys.ts";
 import { API_KEY_REQUESTS, assertWithinRateLimit } from "../domain/auth/rate-limit.ts";
 import { logger } from "../observability/log.ts";
+import { errorAnswerOf, errorHeadersOf, type V1ErrorCode } from "./errors.ts";
 
-export const V1_ERROR_CODES = [
-  "invalid_request",
-  "unauthenticated",
-  "forbidden",
-  "insufficient_balance",
-  "not_found",
-  "method_not_allowed",
-  "conflict",
-  "payload_too_large",
-  "request_timeout",
-  "rate_limited",
-  "upstream_error",
-  "internal_error",
-] as const;
-
-export type V1ErrorCode = typeof V1_ERROR_CODES[number];
-
-/** A typed error's stable code and status; insufficient balance is 402 here (403 in the portal). */
+/** A typed error's stable code and status: the portal's, where the API has none of its own. */
 function codeOf(error: DomainError): { code: V1ErrorCode; status: number } {
-  if (error instanceof InsufficientBalanceError) {
-    return { code: "insufficient_balance", status: 402 };
-  }
-  const codes: [new (...a: never[]) => DomainError, V1ErrorCode][] = [
-    [ValidationError, "invalid_request"],
-    [UnauthenticatedError, "unauthenticated"],
-    [ForbiddenError, "forbidden"],
-    [NotFoundError, "not_found"],
-    [ConflictError, "conflict"],
-    [PayloadTooLargeError, "payload_too_large"],
-    [RequestTimeoutError, "request_timeout"],
-    [ThrottledError, "rate_limited"],
-    [UpstreamError, "upstream_error"],
-  ];
-  const found = codes.find(([type]) => error instanceof type);
-  return found ? { code: found[1], status: error.status } : { code: "internal_error", status: 500 };
+  const answer = errorAnswerOf(error);
+  return { code: answer.v1Code, status: answer.v1Status ?? answer.status };
 }
 
 /** The v1 error answer of a thrown error; unexpected errors are logged and hidden. */
 export function v1ErrorResponse(error: unknown): Response {
   if (error instanceof DomainError) {
     const { code, status } = codeOf(error);
-    const headers: Record<string, string> = {};
-    if (error instanceof ThrottledError) {
-      headers["Retry-After"] = String(error.retryAfterSeconds);
-    }
+    const headers = errorHeadersOf(error);
     if (error instanceof UnauthenticatedError) headers["WWW-Authenticate"] = "Bearer";
     return Response.json({ error: { code, message: error.message } }, { status, headers });
   }

@@ -52,7 +52,6 @@ async function withWorld(run: (w: World) => Promise<void>): Promise<void> {
           rawBody: await request.text(),
           headers: request.headers,
           salt: SALT,
-          siteUrl: SITE,
         });
         webhookResults.push(result.kind);
         return Response.json(result);
@@ -133,7 +132,7 @@ Deno.test({
       w.sim.pay(requestId);
       const paymentId = succeededPaymentOf(w.sim, requestId);
 
-      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, order, SITE), "paid");
+      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, order), "paid");
       assert.equal(await w.statusOf(order.id), PAYMENT_RECEIVED);
       assert.deepEqual(await w.eventsOf(order.id), [
         { event_key: `${paymentId}:completed`, outcome: "paid" },
@@ -144,7 +143,7 @@ Deno.test({
       await w.sim.awaitWebhooks();
       assert.deepEqual(w.webhookResults, ["duplicate"], "the held webhook, late, is a replay");
       assert.equal(
-        await reconcileHitPayPayment(w.db, w.hitpay, order, SITE),
+        await reconcileHitPayPayment(w.db, w.hitpay, order),
         "duplicate",
         "a second reconciliation changes nothing either",
       );
@@ -163,7 +162,7 @@ Deno.test({
       w.sim.pay(requestId);
       await w.sim.awaitWebhooks();
       assert.deepEqual(w.webhookResults, ["applied"]);
-      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, order, SITE), "duplicate");
+      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, order), "duplicate");
       assert.deepEqual(await w.eventsOf(order.id), [
         { event_key: `${succeededPaymentOf(w.sim, requestId)}:completed`, outcome: "paid" },
       ]);
@@ -180,17 +179,17 @@ Deno.test({
     await withWorld(async (w) => {
       w.sim.holdWebhooks(true);
       const unpaid = await w.awaitingOrder("CRECONCILE0003");
-      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, unpaid.order, SITE), "pending");
+      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, unpaid.order), "pending");
 
       const failed = await w.awaitingOrder("CRECONCILE0004");
       w.sim.fail(failed.requestId);
       assert.equal(
-        await reconcileHitPayPayment(w.db, w.hitpay, failed.order, SITE),
+        await reconcileHitPayPayment(w.db, w.hitpay, failed.order),
         PAYMENT_FAILED,
       );
       assert.equal(await w.statusOf(failed.order.id), PAYMENT_FAILED);
       assert.equal(
-        await reconcileHitPayPayment(w.db, w.hitpay, failed.order, SITE),
+        await reconcileHitPayPayment(w.db, w.hitpay, failed.order),
         "duplicate",
         "the same failed request reported again changes nothing",
       );
@@ -198,7 +197,7 @@ Deno.test({
       const other = await w.awaitingOrder("CRECONCILE0005", PRICE_CENTS + 1);
       w.sim.pay(other.requestId);
       assert.equal(
-        await reconcileHitPayPayment(w.db, w.hitpay, other.order, SITE),
+        await reconcileHitPayPayment(w.db, w.hitpay, other.order),
         "refused: amount does not match the order",
       );
       for (const { order } of [unpaid, other]) {
@@ -215,7 +214,6 @@ Deno.test({
         rawBody: signedCompletion(failed.order.id, failed.requestId),
         headers: new Headers(),
         salt: SALT,
-        siteUrl: SITE,
       });
       assert.deepEqual(paidLater, { kind: "applied", outcome: "paid" });
       assert.equal(await w.statusOf(failed.order.id), PAYMENT_RECEIVED);
@@ -255,11 +253,11 @@ Deno.test({
       assert.deepEqual(request.payments.map((p) => p.status), ["refunded"]);
 
       assert.equal(
-        await reconcileHitPayPayment(w.db, w.hitpay, order, SITE),
+        await reconcileHitPayPayment(w.db, w.hitpay, order),
         `payment refunded; order stays ${AWAITING_PAYMENT}`,
       );
       assert.equal(await w.statusOf(order.id), AWAITING_PAYMENT, "nothing to deliver");
-      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, order, SITE), "duplicate");
+      assert.equal(await reconcileHitPayPayment(w.db, w.hitpay, order), "duplicate");
       assert.deepEqual(await w.eventsOf(order.id), [
         {
           event_key: `${paymentId}:refunded`,
@@ -278,7 +276,7 @@ Deno.test({
     await withWorld(async (w) => {
       const { order, requestId } = await w.awaitingOrder("CRECONCILE0007");
       const receive = (rawBody: string) =>
-        receiveHitPayWebhook(w.db, { rawBody, headers: new Headers(), salt: SALT, siteUrl: SITE });
+        receiveHitPayWebhook(w.db, { rawBody, headers: new Headers(), salt: SALT });
       const wrong = await receive(signedCompletion(order.id, requestId, PRICE_CENTS - 100));
       assert.deepEqual(wrong, { kind: "refused", reason: "amount does not match the order" });
       assert.deepEqual(

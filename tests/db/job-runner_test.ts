@@ -25,6 +25,8 @@ import {
 } from "../../src/domain/resellers/webhooks.ts";
 import type { GameItemDto } from "../../src/shared/game-types.ts";
 import { createTestReseller } from "../helpers/resellers.ts";
+import { resolvePublicOrigin } from "../../src/config.ts";
+import { DELIVERED, PAYMENT_RECEIVED } from "../../src/domain/payments/consumer-states.ts";
 
 const backend = testBackend();
 const box = createSecretBox("a test key of at least thirty-two characters");
@@ -395,6 +397,75 @@ Deno.test({
       });
     } finally {
       await sim.close();
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    `[job runner:${backend}] order jobs that still carry the site's URL run as before, links on the resolved origin`,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    const sim = startTestSuppliers();
+    resolvePublicOrigin({ publicUrl: "https://shop.example.com" }, "http://127.0.0.1:1");
+    try {
+      await withHandle(tdb, async (db) => {
+        await launchPubgMobile(db, sim.suppliers);
+        const game = await db.selectFrom("games").select(["id", "game_items"])
+          .where("supplier_name", "=", "pubgm").executeTakeFirstOrThrow();
+        const item = (game.game_items as GameItemDto[])[0];
+        const orderId = "CQUEUEDWITHURL";
+        await db.insertInto("orders").values({
+          id: orderId,
+          buyer_type: "consumer",
+          status: PAYMENT_RECEIVED,
+          consumer_name: "Ana Buyer",
+          consumer_email: "ana@example.com",
+          game_id: game.id,
+          game: "PUBG Mobile",
+          package_ed_name: "pubgm",
+          denom: item.nameSupplier,
+          item: item.nameSupplier,
+          user_id: "5551234",
+          server_id: "",
+          user_name: "Player",
+          amount_cents: 500,
+          cost: String(item.cost),
+          supplier: "elephant",
+          payment_provider: "manual",
+        }).execute();
+        // Jobs a running shop queued with the site's base URL in their payload are still in its
+        // database when it upgrades: they must run, and the URL they carry is not used.
+        const payload = { orderId, siteUrl: "https://old.example" };
+        await enqueueJob(db, { kind: SUPPLIER_CREATE_JOB, payload });
+        await enqueueJob(db, { kind: SUPPLIER_STATUS_JOB, payload });
+        const runner = createJobRunner(db, orderJobHandlers(db, () => sim.suppliers), {
+          worker: "queued-payload-test",
+          log: () => {},
+        });
+        await until("the order is delivered", async () => {
+          await runner.runOnce(SUPPLIER_CREATE_JOB);
+          await runner.runOnce(SUPPLIER_STATUS_JOB);
+          return await statusOf(db, orderId) === DELIVERED;
+        });
+        const jobs = await db.selectFrom("jobs").select(["payload", "done_at", "failed_at"])
+          .where("kind", "in", [SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB]).orderBy("id").execute();
+        assert.ok(jobs[0].done_at !== null, "the queued create job ran to its end");
+        assert.ok(jobs.every((j) => j.failed_at === null), JSON.stringify(jobs));
+        assert.ok(jobs.length > 2, "the create job queued the order's status check");
+        for (const queued of jobs.slice(2)) assert.deepEqual(queued.payload, { orderId });
+        const mails = await db.selectFrom("jobs").select("payload")
+          .where("kind", "=", SEND_MAIL_JOB).execute();
+        assert.equal(mails.length, 1, "the delivered receipt");
+        const mail = JSON.stringify(mails[0].payload);
+        assert.ok(mail.includes(`https://shop.example.com/consumers/order?order=${orderId}`), mail);
+        assert.ok(!mail.includes("old.example"), mail);
+      });
+    } finally {
+      sim.close();
       await tdb.drop();
     }
   },

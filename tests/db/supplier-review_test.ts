@@ -194,7 +194,6 @@ Deno.test({
               action: "delivered",
               supplierOrderId: there[0].orderId,
               actor,
-              siteUrl: "",
             });
             assert.equal(after.status, "successful");
             assert.equal(await balanceOf(db, reseller), 4 * cents, "charged once");
@@ -206,8 +205,8 @@ Deno.test({
           sim.elitedias.forceNext("malformed", 1, "elitedias_reseller_topup_api");
           await sendOrderToSupplier(db, suppliers, id);
           const results = await Promise.allSettled([
-            resolveReview(db, { orderId: id, action: "refund", actor, siteUrl: "" }),
-            resolveReview(db, { orderId: id, action: "refund", actor, siteUrl: "" }),
+            resolveReview(db, { orderId: id, action: "refund", actor }),
+            resolveReview(db, { orderId: id, action: "refund", actor }),
           ]);
           assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
           const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
@@ -235,7 +234,7 @@ Deno.test({
           sim.elitedias.forceNext("timeout", 1, "elitedias_reseller_topup_api");
           await sendOrderToSupplier(db, suppliers, second.id);
           await assert.rejects(
-            resolveReview(db, { orderId: second.id, action: "delivered", actor, siteUrl: "" }),
+            resolveReview(db, { orderId: second.id, action: "delivered", actor }),
             /supplier's order id/,
           );
           const after = await resolveReview(db, {
@@ -243,7 +242,6 @@ Deno.test({
             action: "delivered",
             supplierOrderId: "ED-12345",
             actor,
-            siteUrl: "",
           });
           assert.equal(after.status, "successful");
           assert.equal(after.supplier_order_id, "ED-12345");
@@ -263,7 +261,7 @@ Deno.test({
             (await db.selectFrom("jobs").select("payload").where("kind", "=", SUPPLIER_CREATE_JOB)
               .execute()).filter((j) => j.payload.orderId === id).length;
           const jobsBefore = await createJobs();
-          await resolveReview(db, { orderId: id, action: "resend", actor, siteUrl: "" });
+          await resolveReview(db, { orderId: id, action: "resend", actor });
           assert.equal(await createJobs() - jobsBefore, 1);
           assert.equal(await sendOrderToSupplier(db, suppliers, id), true);
           assert.equal(await sendOrderToSupplier(db, suppliers, id), true);
@@ -272,7 +270,7 @@ Deno.test({
           assert.equal(row.status, "pending");
           assert.equal(row.review_since, null);
           await assert.rejects(
-            resolveReview(db, { orderId: id, action: "refund", actor, siteUrl: "" }),
+            resolveReview(db, { orderId: id, action: "refund", actor }),
             ConflictError,
             "no longer in review",
           );

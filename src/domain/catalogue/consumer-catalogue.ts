@@ -3,6 +3,7 @@
 // with the consumer markup and discounts, the same rule the payment call charges; items hidden
 // for consumers never leave the server.
 
+import { publicOrigin } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { GameRow } from "../../db/schema.ts";
 import {
@@ -137,12 +138,12 @@ export async function listConsumerGames(db: Db): Promise<ConsumerGameCard[]> {
 
 /**
  * /sitemap.xml: the consumer landing page and every game consumers can buy, at absolute URLs on
- * `siteUrl` (siteUrlOf: PUBLIC_URL in production). Hidden games are not listed.
+ * this site's origin (publicOrigin: PUBLIC_URL in production). Hidden games are not listed.
  */
-export async function consumerSitemap(db: Db, siteUrl: string): Promise<string> {
+export async function consumerSitemap(db: Db): Promise<string> {
   const slugs = (await listGameRows(db)).filter(isPurchasableForConsumers).map(slugOf);
   const urls = ["/consumers", ...slugs.map((slug) => `/consumers/${slug}`)]
-    .map((path) => `  <url><loc>${escapeHtml(`${siteUrl}${path}`)}</loc></url>`);
+    .map((path) => `  <url><loc>${escapeHtml(`${publicOrigin()}${path}`)}</loc></url>`);
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`,

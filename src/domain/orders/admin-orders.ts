@@ -85,26 +85,24 @@ export async function refreshAnyOrder(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
-  siteUrl: string,
 ): Promise<AdminOrderDto> {
   const order = await findOrderById(db, orderId);
   if (!order) throw new NotFoundError("Order not found");
-  return presentAdminOrder(await refreshOrder(db, suppliers, order.id, siteUrl));
+  return presentAdminOrder(await refreshOrder(db, suppliers, order.id));
 }
 
 /** An admin's Refresh All Status: every open reseller order and every paid consumer order. */
 export async function refreshAllOpenOrders(
   db: Db,
   suppliers: Suppliers,
-  siteUrl: string,
 ): Promise<{ checked: number; failed: number }> {
-  return await refreshOpenOrders(db, suppliers, { siteUrl });
+  return await refreshOpenOrders(db, suppliers, {});
 }
 
 /** An admin confirms or cancels a consumer's manual payment from the Orders screen, audited. */
 export async function settleManualPaymentAsAdmin(
   db: Db,
-  input: { orderId: string; cancel: boolean; actor: OperatorActor; siteUrl: string },
+  input: { orderId: string; cancel: boolean; actor: OperatorActor },
 ): Promise<AdminOrderDto> {
   return presentAdminOrder(await settleManualPayment(db, input));
 }

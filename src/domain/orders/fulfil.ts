@@ -262,7 +262,6 @@ async function applyVerdict(
   db: Db,
   order: OrderRow,
   verdict: SupplierVerdict,
-  siteUrl?: string,
   refused?: number,
 ): Promise<OrderRow | undefined> {
   if (verdict.kind === "failed") {
@@ -295,7 +294,7 @@ async function applyVerdict(
     : order;
   if (verdict.status !== "successful") return atStage;
   if (order.buyer_type === "consumer") {
-    await deliverConsumerOrder(db, order.id, siteUrl);
+    await deliverConsumerOrder(db, order.id);
     return undefined;
   }
   // Moved by someone else meanwhile: the event's body comes from the row the update returns.
@@ -328,16 +327,14 @@ async function markResellerOrderSuccessful(
 /**
  * The job after commit: sends a new (reseller) or paid (consumer) order to its supplier with our
  * order id as the reference (so a retry after a crash or timeout finds the same order). Returns
- * false when the answer was uncertain and the job should run again. `siteUrl` is the base of the
- * links in a consumer's receipt.
+ * false when the answer was uncertain and the job should run again.
  */
 export async function sendOrderToSupplier(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
-  siteUrl?: string,
 ): Promise<boolean> {
-  return (await sendById(db, suppliers, orderId, { siteUrl, watch: false }))?.done ?? true;
+  return (await sendById(db, suppliers, orderId, { watch: false }))?.done ?? true;
 }
 
 /**
@@ -351,7 +348,7 @@ async function sendById(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
-  { siteUrl, watch }: { siteUrl?: string; watch: boolean },
+  { watch }: { watch: boolean },
 ): Promise<
   | { done: boolean; retryAt?: Date; after?: OrderRow; watched?: boolean; reason?: string }
   | undefined
@@ -369,7 +366,7 @@ async function sendById(
   );
   if (accepted !== undefined && isAcceptedOpen(verdict)) {
     const [outcome, answer] = attemptRecord(verdict);
-    const check = watch ? firstStatusCheck(order.id, siteUrl) : undefined;
+    const check = watch ? firstStatusCheck(order.id) : undefined;
     const after = await moveOnAcceptance(db, order.buyer_type, {
       attempt: { id: accepted, outcome, answer },
       orderId: order.id,
@@ -379,7 +376,7 @@ async function sendById(
     if (check && after) wakeJobsAt(check.runAt, check.kind);
     return { done: true, after, watched: watch && after !== undefined };
   }
-  const after = await applyVerdict(db, order, verdict, siteUrl, refused);
+  const after = await applyVerdict(db, order, verdict, refused);
   if (verdict.kind !== "unknown" && verdict.kind !== "later") return { done: true, after };
   const retryAt = verdict.kind === "later" && verdict.retryAfterMs !== undefined
     ? new Date(Date.now() + verdict.retryAfterMs)
@@ -396,12 +393,11 @@ export async function sendAndWatch(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
-  siteUrl?: string,
 ): Promise<boolean | Date> {
-  const sent = await sendById(db, suppliers, orderId, { siteUrl, watch: true });
+  const sent = await sendById(db, suppliers, orderId, { watch: true });
   if (!sent) return true;
   if (sent.done && !sent.watched) {
-    await watchAtSupplier(db, sent.after ?? await readOrder(db, orderId), siteUrl);
+    await watchAtSupplier(db, sent.after ?? await readOrder(db, orderId));
   }
   return sent.retryAt ?? sent.done;
 }
@@ -414,9 +410,8 @@ export async function refreshOrder(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
-  siteUrl?: string,
 ): Promise<OrderRow> {
-  return (await checkOrder(db, suppliers, orderId, siteUrl)).order;
+  return (await checkOrder(db, suppliers, orderId)).order;
 }
 
 /**
@@ -428,21 +423,20 @@ export async function checkOrder(
   db: Db,
   suppliers: Suppliers,
   orderId: string,
-  siteUrl?: string,
 ): Promise<{ order: OrderRow; unanswered?: string }> {
   const order = await readOrder(db, orderId);
   if (!order) throw new Error(`order ${orderId} vanished`);
   if (!isOpenAtSupplier(order)) return { order };
   const verdict = await portOf(suppliers, order).track(supplierOrderOf(order, null));
   if (awaitsSending(order) && verdict.kind === "unknown") {
-    const sent = await sendById(db, suppliers, order.id, { siteUrl, watch: false });
+    const sent = await sendById(db, suppliers, order.id, { watch: false });
     return {
       order: (await readOrder(db, orderId))!,
       unanswered: sent && !sent.done ? sent.reason : undefined,
     };
   }
   return {
-    order: await applyVerdict(db, order, verdict, siteUrl) ?? (await readOrder(db, orderId))!,
+    order: await applyVerdict(db, order, verdict) ?? (await readOrder(db, orderId))!,
     unanswered: verdict.kind === "unknown" ? verdict.reason : undefined,
   };
 }
@@ -451,10 +445,10 @@ export async function checkOrder(
 const FIRST_CHECK_SECONDS = 3;
 
 /** The job that first checks an order at its supplier, FIRST_CHECK_SECONDS after now. */
-function firstStatusCheck(orderId: string, siteUrl?: string): NewJob & { runAt: Date } {
+function firstStatusCheck(orderId: string): NewJob & { runAt: Date } {
   return {
     kind: SUPPLIER_STATUS_JOB,
-    payload: { orderId, siteUrl },
+    payload: { orderId },
     runAt: new Date(Date.now() + FIRST_CHECK_SECONDS * 1000),
     requestId: currentRequestId(),
   };
@@ -466,12 +460,8 @@ function firstStatusCheck(orderId: string, siteUrl?: string): NewJob & { runAt: 
  * reseller's bot or webhook receiver has no one to press refresh. A reseller's own refresh still
  * works meanwhile; `orders refresh` (cron) catches what the checks give up on.
  */
-async function watchAtSupplier(
-  db: Db,
-  order: OrderRow | undefined,
-  siteUrl?: string,
-): Promise<void> {
+async function watchAtSupplier(db: Db, order: OrderRow | undefined): Promise<void> {
   if (!order?.supplier_order_id || !isOpenAtSupplier(order)) return;
-  const check = firstStatusCheck(order.id, siteUrl);
+  const check = firstStatusCheck(order.id);
   await queueJob(db, check.kind, check.payload, check.runAt);
 }

@@ -5,19 +5,18 @@ import { isOpenAtSupplier, refreshOrder, sendAndWatch } from "./fulfil.ts";
 import { SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB } from "./place.ts";
 import { sendOrderToReview } from "./review.ts";
 
-/** The base URL for a consumer's receipt links, carried by the job that a payment queued. */
-function siteUrlIn(payload: Record<string, unknown>): string | undefined {
-  return typeof payload.siteUrl === "string" ? payload.siteUrl : undefined;
-}
-
 /** The order jobs' kinds: an order whose job runs out of attempts goes to Needs review. */
 export const ORDER_JOB_KINDS = [SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB];
 
-/** The job kinds the order flow queues, with their handlers. */
+/**
+ * The job kinds the order flow queues, with their handlers. A payload is `{ orderId }`; a job
+ * still queued with the site's base URL in it (`siteUrl`) runs the same, that field unread: links
+ * are built from the origin this process resolved at start (publicOrigin).
+ */
 export function orderJobHandlers(db: Db, suppliers: () => Suppliers): Record<string, JobKind> {
   return {
     [SUPPLIER_CREATE_JOB]: {
-      run: (payload) => sendAndWatch(db, suppliers(), String(payload.orderId), siteUrlIn(payload)),
+      run: (payload) => sendAndWatch(db, suppliers(), String(payload.orderId)),
       exhausted: (payload, lastError) =>
         sendOrderToReview(
           db,
@@ -28,9 +27,7 @@ export function orderJobHandlers(db: Db, suppliers: () => Suppliers): Record<str
     // Runs again with backoff until the supplier says delivered or failed.
     [SUPPLIER_STATUS_JOB]: {
       run: async (payload) =>
-        !isOpenAtSupplier(
-          await refreshOrder(db, suppliers(), String(payload.orderId), siteUrlIn(payload)),
-        ),
+        !isOpenAtSupplier(await refreshOrder(db, suppliers(), String(payload.orderId))),
       exhausted: (payload, lastError) =>
         sendOrderToReview(
           db,

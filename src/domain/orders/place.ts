@@ -84,8 +84,12 @@ export interface PlaceOrderInput {
   verifyAccount?: { characterName: string };
 }
 
+/**
+ * What placing an order did: `placed` it now, or found it `repeated`: the order an earlier request
+ * with the same Idempotency-Key placed.
+ */
 export interface PlaceOrderResult {
-  status: number;
+  kind: "placed" | "repeated";
   body: { order: ResellerOrderDto };
   /** The body as sent: the first answer's text, which every repeat of its key sends again. */
   text: string;
@@ -226,7 +230,7 @@ function replayOf(kept: KeptAnswer, fingerprint: string): PlaceOrderResult {
     throw new ConflictError("This Idempotency-Key was used for a different order");
   }
   if (kept.text === null) throw new Error("An order's Idempotency-Key holds no answer");
-  return { status: kept.status ?? 201, body: JSON.parse(kept.text), text: kept.text };
+  return { kind: "repeated", body: JSON.parse(kept.text), text: kept.text };
 }
 
 /** An order before its placement statement gives it its balances and its moment. */
@@ -365,7 +369,7 @@ export async function placeResellerOrder(
   });
   if (outcome.kind === "placed") {
     countOrderStep("placed", order);
-    return { status: 201, body: JSON.parse(outcome.answer), text: outcome.answer };
+    return { kind: "placed", body: JSON.parse(outcome.answer), text: outcome.answer };
   }
   // Nothing written: the balance is short, or a request with the same key placed it meanwhile.
   const first = idempotencyKey && await findIdempotencyKey(ctx.db, scope, idempotencyKey);

@@ -55,8 +55,6 @@ export async function refreshOpenOrders(
   options: {
     resellerId?: string;
     onlyPending?: boolean;
-    /** Base of the links in consumer receipts. */
-    siteUrl?: string;
     onProgress?: (done: number, total: number) => void;
     onUnchecked?: (orderId: string, reason: string) => void;
   },
@@ -73,7 +71,7 @@ export async function refreshOpenOrders(
     async (order) => {
       let unanswered: string | undefined;
       try {
-        ({ unanswered } = await checkOrder(db, suppliers, order.id, options.siteUrl));
+        ({ unanswered } = await checkOrder(db, suppliers, order.id));
       } catch (error) {
         unanswered = error instanceof Error ? error.message : String(error);
       }

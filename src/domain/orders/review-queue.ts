@@ -61,8 +61,6 @@ export interface ReviewDecision {
   /** The supplier's order id, required to mark it delivered. */
   supplierOrderId?: string;
   actor: OperatorActor;
-  /** Base of a consumer's receipt link. */
-  siteUrl: string;
 }
 
 function inReview(order: OrderRow): boolean {
@@ -95,7 +93,7 @@ export async function resolveReview(db: Db, decision: ReviewDecision): Promise<O
     if (decision.action === "delivered") {
       const done = reseller
         ? await markResellerOrderSuccessfulIn(trx, before.id, undefined, supplierOrderId)
-        : await deliverConsumerOrderIn(trx, before.id, decision.siteUrl, supplierOrderId);
+        : await deliverConsumerOrderIn(trx, before.id, supplierOrderId);
       if (!done) throw new ConflictError(`Order ${before.id} moved on meanwhile`);
       outcome = "delivered (operator)";
     } else if (decision.action === "refund") {
@@ -105,7 +103,7 @@ export async function resolveReview(db: Db, decision: ReviewDecision): Promise<O
       outcome = "refunded (operator)";
     } else {
       await resolveReviewFlag(trx, before.id);
-      await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId: before.id, siteUrl: decision.siteUrl });
+      await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId: before.id });
       outcome = "not at supplier (operator)";
     }
     await closeOpenSupplierAttempt(trx, before.id, outcome, `decided by ${by}`);

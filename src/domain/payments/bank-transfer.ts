@@ -63,13 +63,12 @@ export async function saveBankTransferDetails(
 export async function enqueueBankTransferMail(
   trx: Transaction<Database>,
   order: OrderRow,
-  siteUrl: string,
 ): Promise<void> {
   if (!order.consumer_email) return;
   await enqueueMail(
     trx,
     bankTransferMail(receiptOrderOf(order), await readBankTransferDetails(trx), {
-      orderPageUrl: orderPageUrl(siteUrl, order.id),
+      orderPageUrl: orderPageUrl(order.id),
     }),
   );
 }

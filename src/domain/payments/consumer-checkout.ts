@@ -6,6 +6,7 @@
 // account the supplier does not know. The order is committed before HitPay is called, and
 // HitPay's answer is stored in a second short transaction.
 
+import { publicOrigin } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { GameRow, OrderRow } from "../../db/schema.ts";
 import { findOrInsertConsumer } from "../../db/repositories/consumers.ts";
@@ -82,8 +83,6 @@ export interface ConsumerCheckoutContext {
   db: Db;
   suppliers: Suppliers;
   hitpay: HitPayClient;
-  /** Absolute base URL of this site, for HitPay's redirect and webhook. */
-  siteUrl: string;
   /** The HitPay codes the checkout page offers (config.hitpay.paymentMethods). */
   paymentMethods: readonly string[];
   /** Minutes a HitPay payment request takes payment for (config.hitpay.expiryMinutes). */
@@ -252,7 +251,7 @@ async function placeConsumerOrder(
       updated_at: now,
     };
     await insertOrder(trx, order);
-    if (input.provider === MANUAL) await enqueueBankTransferMail(trx, order, ctx.siteUrl);
+    if (input.provider === MANUAL) await enqueueBankTransferMail(trx, order);
     return order;
   });
 }
@@ -279,8 +278,8 @@ export async function startConsumerPayment(
       email: input.consumer.email,
       phone: input.consumer.phone,
       purpose: `${order.game} ${order.item}`,
-      redirectUrl: `${ctx.siteUrl}${PAYMENT_RESULT_PATH}`,
-      webhookUrl: `${ctx.siteUrl}/api/payment/hitpay/webhook`,
+      redirectUrl: `${publicOrigin()}${PAYMENT_RESULT_PATH}`,
+      webhookUrl: `${publicOrigin()}/api/payment/hitpay/webhook`,
       paymentMethods: ctx.paymentMethods,
       expiresAfterMinutes: ctx.paymentExpiryMinutes,
     });

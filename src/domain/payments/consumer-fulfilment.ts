@@ -22,15 +22,10 @@ export async function failConsumerOrder(
 
 /**
  * The supplier delivered: the order becomes successful once, and the "delivered" receipt is
- * queued in the same transaction. `siteUrl` is the base of the receipt's link: the jobs a payment
- * queues carry it; without it the link is site-relative.
+ * queued in the same transaction.
  */
-export async function deliverConsumerOrder(
-  db: Db,
-  orderId: string,
-  siteUrl = "",
-): Promise<void> {
-  await db.transaction().execute((trx) => deliverConsumerOrderIn(trx, orderId, siteUrl));
+export async function deliverConsumerOrder(db: Db, orderId: string): Promise<void> {
+  await db.transaction().execute((trx) => deliverConsumerOrderIn(trx, orderId));
 }
 
 /**
@@ -40,7 +35,6 @@ export async function deliverConsumerOrder(
 export async function deliverConsumerOrderIn(
   trx: Transaction<Database>,
   orderId: string,
-  siteUrl: string,
   supplierOrderId?: string,
 ): Promise<OrderRow | undefined> {
   const order = await move(trx, orderId, "consumer", "delivered", {
@@ -48,6 +42,6 @@ export async function deliverConsumerOrderIn(
     supplierOrderId,
   });
   if (!order) return undefined;
-  await enqueueConsumerReceipt(trx, "delivered", order, siteUrl);
+  await enqueueConsumerReceipt(trx, "delivered", order);
   return order;
 }

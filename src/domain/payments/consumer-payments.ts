@@ -65,12 +65,11 @@ export const MANUAL = "manual";
 export async function markConsumerOrderPaid(
   trx: Transaction<Database>,
   orderId: string,
-  siteUrl: string,
 ): Promise<OrderRow | undefined> {
   const order = await move(trx, orderId, "consumer", "paid", { lastError: null });
   if (!order) return undefined;
-  await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId, siteUrl });
-  await enqueueConsumerReceipt(trx, "paid", order, siteUrl);
+  await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId });
+  await enqueueConsumerReceipt(trx, "paid", order);
   return order;
 }
 
@@ -102,7 +101,6 @@ export async function applyPaymentReport(
     referenceNumber: string;
     eventKey: string;
     rawBody: string;
-    siteUrl: string;
   },
 ): Promise<PaymentReportResult> {
   const { report, referenceNumber } = input;
@@ -135,9 +133,7 @@ export async function applyPaymentReport(
     });
     if (eventId === undefined) return { kind: "duplicate" };
     let outcome = effect.kind === "record" ? effect.reason : effect.kind === "pay" ? "paid" : "";
-    if (
-      effect.kind === "pay" && !await markConsumerOrderPaid(trx, referenceNumber, input.siteUrl)
-    ) {
+    if (effect.kind === "pay" && !await markConsumerOrderPaid(trx, referenceNumber)) {
       outcome = "already moved on";
     }
     if (effect.kind === "unpaid") {
@@ -205,7 +201,7 @@ async function recordUnhandledEvent(
  */
 export async function receiveHitPayWebhook(
   db: Db,
-  input: { rawBody: string; headers: Headers; salt: string; siteUrl: string },
+  input: { rawBody: string; headers: Headers; salt: string },
 ): Promise<HitPayWebhookResult> {
   const event = verifyHitPayWebhook(input.rawBody, input.headers, input.salt);
   if (!event) throw new UnauthenticatedError("Invalid webhook signature");
@@ -215,7 +211,6 @@ export async function receiveHitPayWebhook(
     referenceNumber: event.referenceNumber,
     eventKey: hitPayEventKey(event.paymentId, event.status),
     rawBody: input.rawBody,
-    siteUrl: input.siteUrl,
   });
 }
 
@@ -231,7 +226,6 @@ export async function reconcileHitPayPayment(
   db: Db,
   hitpay: HitPayClient,
   order: OrderRow,
-  siteUrl: string,
 ): Promise<string> {
   if (order.payment_provider !== HITPAY || !order.payment_reference) return "no payment request";
   const request = await hitpay.getPaymentRequest(order.payment_reference);
@@ -248,7 +242,6 @@ export async function reconcileHitPayPayment(
     referenceNumber: request.referenceNumber,
     eventKey: hitPayEventKey(report.id, report.status),
     rawBody: JSON.stringify(request),
-    siteUrl,
   });
   return result.kind === "applied"
     ? result.outcome
@@ -295,7 +288,6 @@ const UNPAID_RECHECK_MS = 7 * 24 * 60 * 60 * 1000;
 export async function reconcileHitPayPayments(
   db: Db,
   hitpay: HitPayClient,
-  siteUrl: string,
 ): Promise<{ checked: number; paid: number; failed: number }> {
   const awaiting = await listConsumerOrdersInStatus(db, [AWAITING_PAYMENT], 10_000);
   const ended = await listConsumerOrdersInStatus(
@@ -308,7 +300,7 @@ export async function reconcileHitPayPayments(
     .filter((o) => o.payment_provider === HITPAY && o.payment_reference);
   let paid = 0;
   const { failed } = await forEachConcurrently(open, 4, async (order) => {
-    if (await reconcileHitPayPayment(db, hitpay, order, siteUrl) === "paid") paid++;
+    if (await reconcileHitPayPayment(db, hitpay, order) === "paid") paid++;
   });
   return { checked: open.length, paid, failed };
 }
@@ -325,7 +317,6 @@ export async function pollConsumerOrderStatus(
   db: Db,
   hitpay: HitPayClient,
   orderId: string,
-  siteUrl: string,
 ): Promise<ConsumerOrderStatus> {
   const order = await findOrderById(db, orderId);
   if (!order || order.buyer_type !== "consumer") throw new NotFoundError("Order not found");
@@ -334,15 +325,15 @@ export async function pollConsumerOrderStatus(
     return { status: order.status, bankTransfer: await readBankTransferDetails(db) };
   }
   if (order.payment_provider === HITPAY && order.payment_reference !== null) {
-    checkHitPayAfterPoll(db, hitpay, order, siteUrl);
+    checkHitPayAfterPoll(db, hitpay, order);
   }
   return { status: order.status };
 }
 
-function checkHitPayAfterPoll(db: Db, hitpay: HitPayClient, order: OrderRow, siteUrl: string) {
+function checkHitPayAfterPoll(db: Db, hitpay: HitPayClient, order: OrderRow) {
   (async () => {
     if (!await takeRateLimit(db, PAYMENT_CHECK_PER_ORDER, order.id)) return;
-    await reconcileHitPayPayment(db, hitpay, order, siteUrl);
+    await reconcileHitPayPayment(db, hitpay, order);
   })().catch((error) => {
     // HitPay unreachable: the webhook or cron decides; anything else is a bug worth a line.
     if (!(error instanceof HitPayError)) {
@@ -362,7 +353,7 @@ function checkHitPayAfterPoll(db: Db, hitpay: HitPayClient, order: OrderRow, sit
 export async function cancelConsumerPayment(
   db: Db,
   hitpay: HitPayClient,
-  input: { orderId: string; reference: string; siteUrl: string },
+  input: { orderId: string; reference: string },
 ): Promise<string> {
   const order = await findOrderById(db, input.orderId);
   if (
@@ -373,7 +364,7 @@ export async function cancelConsumerPayment(
   }
   if (order.status !== AWAITING_PAYMENT) return order.status;
   try {
-    await reconcileHitPayPayment(db, hitpay, order, input.siteUrl);
+    await reconcileHitPayPayment(db, hitpay, order);
   } catch (error) {
     // HitPay unreachable: the cancel stands; the cron asks again and a completion still pays.
     if (!(error instanceof HitPayError)) throw error;
@@ -392,7 +383,7 @@ export async function cancelConsumerPayment(
  */
 export async function settleManualPayment(
   db: Db,
-  input: { orderId: string; cancel: boolean; actor: OperatorActor; siteUrl: string },
+  input: { orderId: string; cancel: boolean; actor: OperatorActor },
 ): Promise<OrderRow> {
   const settled = await db.transaction().execute(async (trx) => {
     const before = await findOrderById(trx, input.orderId);
@@ -403,7 +394,7 @@ export async function settleManualPayment(
       ? await move(trx, before.id, "consumer", "cancelled", {
         lastError: "manual payment cancelled",
       })
-      : await markConsumerOrderPaid(trx, before.id, input.siteUrl);
+      : await markConsumerOrderPaid(trx, before.id);
     if (!after) {
       throw new ConflictError(`Order ${before.id} is ${before.status}, not awaiting payment`);
     }

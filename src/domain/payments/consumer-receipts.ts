@@ -1,11 +1,12 @@
 import type { Transaction } from "kysely";
+import { publicOrigin } from "../../config.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { consumerReceipt, type ReceiptOrder } from "../mail/receipts.ts";
 
 /** Where a consumer finds an order again by its number and billing email. */
-export function orderPageUrl(siteUrl: string, orderId: string): string {
-  return `${siteUrl}/consumers/order?order=${encodeURIComponent(orderId)}`;
+export function orderPageUrl(orderId: string): string {
+  return `${publicOrigin()}/consumers/order?order=${encodeURIComponent(orderId)}`;
 }
 
 /**
@@ -16,12 +17,11 @@ export async function enqueueConsumerReceipt(
   trx: Transaction<Database>,
   kind: "paid" | "delivered",
   order: OrderRow,
-  siteUrl: string,
 ): Promise<void> {
   if (!order.consumer_email) return;
   await enqueueMail(
     trx,
-    consumerReceipt(kind, receiptOrderOf(order), { orderPageUrl: orderPageUrl(siteUrl, order.id) }),
+    consumerReceipt(kind, receiptOrderOf(order), { orderPageUrl: orderPageUrl(order.id) }),
   );
 }
 

@@ -2,43 +2,31 @@
 // presigned URL and PUTs the file there (spec §7), whether that is a bucket or our own /uploads/.
 
 import { join } from "node:path";
-import type { Config } from "../../config.ts";
+import { type Config, publicOrigin } from "../../config.ts";
 import { createLocalStorage, type LocalObjectStorage } from "./local.ts";
 import { createS3Storage } from "./s3.ts";
 import type { ObjectStorage, UploadRules } from "./types.ts";
 
-function localStorageFor(
-  config: Config,
-  siteUrl: string,
-  rules: UploadRules,
-): LocalObjectStorage {
+function localStorageFor(config: Config, rules: UploadRules): LocalObjectStorage {
   return createLocalStorage({
     root: join(config.dataDir, "uploads"),
-    baseUrl: siteUrl,
+    baseUrl: publicOrigin(),
     appSecret: config.appSecret,
     rules,
   });
 }
 
 /**
- * The configured store. `siteUrl` is this site's absolute base (`siteUrlOf`), where local upload
- * URLs point; `rules` are what the local store checks the bytes it receives against.
+ * The configured store. Local upload URLs point at this site's absolute base (publicOrigin);
+ * `rules` are what the local store checks the bytes it receives against.
  */
-export function getObjectStorage(
-  config: Config,
-  siteUrl: string,
-  rules: UploadRules,
-): ObjectStorage {
+export function getObjectStorage(config: Config, rules: UploadRules): ObjectStorage {
   return config.storage.kind === "s3"
     ? createS3Storage(config.storage)
-    : localStorageFor(config, siteUrl, rules);
+    : localStorageFor(config, rules);
 }
 
 /** The store behind the app's /uploads/ route, or null when uploads go to a bucket. */
-export function getLocalStorage(
-  config: Config,
-  siteUrl: string,
-  rules: UploadRules,
-): LocalObjectStorage | null {
-  return config.storage.kind === "local" ? localStorageFor(config, siteUrl, rules) : null;
+export function getLocalStorage(config: Config, rules: UploadRules): LocalObjectStorage | null {
+  return config.storage.kind === "local" ? localStorageFor(config, rules) : null;
 }

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { z } from "zod";
-import { readJson, requireAdmin, siteUrlOf } from "../../server/http.ts";
+import { readJson, requireAdmin } from "../../server/http.ts";
 import { createImageUpload, UPLOAD_RULES } from "../../domain/catalogue/uploads.ts";
 import { getObjectStorage } from "../../integrations/storage/object-storage.ts";
 
@@ -11,9 +11,9 @@ const UploadUrlInput = z.object({
   fileType: z.string().max(100),
 });
 
-export const POST: APIRoute = async ({ locals, request, url }) => {
+export const POST: APIRoute = async ({ locals, request }) => {
   requireAdmin(locals);
   const input = await readJson(request, UploadUrlInput);
-  const storage = getObjectStorage(locals.app.config, siteUrlOf(locals, url), UPLOAD_RULES);
+  const storage = getObjectStorage(locals.app.config, UPLOAD_RULES);
   return Response.json(await createImageUpload(storage, input));
 };

@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { errorResponse, siteUrlOf } from "../../server/http.ts";
+import { errorResponse } from "../../server/http.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { contentTypeOfKey, UPLOAD_RULES } from "../../domain/catalogue/uploads.ts";
 import { getLocalStorage } from "../../integrations/storage/object-storage.ts";
@@ -8,25 +8,25 @@ import { getLocalStorage } from "../../integrations/storage/object-storage.ts";
 // stored image URL is read here. The middleware maps errors to JSON only under /api/, so these
 // handlers answer their own.
 
-function localStorageOf(locals: App.Locals, url: URL) {
-  const storage = getLocalStorage(locals.app.config, siteUrlOf(locals, url), UPLOAD_RULES);
+function localStorageOf(locals: App.Locals) {
+  const storage = getLocalStorage(locals.app.config, UPLOAD_RULES);
   if (!storage) throw new NotFoundError("Not found");
   return storage;
 }
 
-export const PUT: APIRoute = async ({ locals, params, request, url }) => {
+export const PUT: APIRoute = async ({ locals, params, request }) => {
   try {
-    await localStorageOf(locals, url).acceptPut(params.key ?? "", request);
+    await localStorageOf(locals).acceptPut(params.key ?? "", request);
     return new Response(null, { status: 200 });
   } catch (error) {
     return errorResponse(error);
   }
 };
 
-export const GET: APIRoute = async ({ locals, params, url }) => {
+export const GET: APIRoute = async ({ locals, params }) => {
   try {
     const key = params.key ?? "";
-    const bytes = await localStorageOf(locals, url).read(key);
+    const bytes = await localStorageOf(locals).read(key);
     if (!bytes) throw new NotFoundError("Not found");
     return new Response(bytes, {
       headers: {

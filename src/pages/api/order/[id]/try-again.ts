@@ -10,9 +10,9 @@ import { consumerCheckoutOf } from "../../../../server/consumer-checkout.ts";
 // The result page's "Try again" on an order whose payment ended unpaid: the same purchase as a new
 // order -> { orderID, paymentUrl }, as the checkout answers. It starts a payment, so it is limited
 // per address, with a budget of its own (CONSUMER_RETRY_PER_IP).
-export const POST: APIRoute = async ({ locals, params, url }) => {
+export const POST: APIRoute = async ({ locals, params }) => {
   if (!params.id || params.id.length > 64) throw new NotFoundError("Order not found");
   await assertWithinRateLimit(locals.app.db, CONSUMER_RETRY_PER_IP, locals.ip);
-  const started = await startConsumerPaymentAgain(consumerCheckoutOf(locals, url), params.id);
+  const started = await startConsumerPaymentAgain(consumerCheckoutOf(locals), params.id);
   return Response.json(started, { status: 201 });
 };

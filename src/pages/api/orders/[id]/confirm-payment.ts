@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { readJson, requireAdmin, siteUrlOf } from "../../../../server/http.ts";
+import { readJson, requireAdmin } from "../../../../server/http.ts";
 import { ConfirmPaymentInput } from "../../../../server/order-inputs.ts";
 import { adminActor } from "../../../../domain/actor.ts";
 import { NotFoundError } from "../../../../domain/errors.ts";
@@ -9,7 +9,7 @@ import { settleManualPaymentAsAdmin } from "../../../../domain/orders/admin-orde
  * Admins confirm that a consumer's manual payment arrived (the order goes to its supplier) or,
  * with `cancel`, cancel the order; audited, like `cli orders confirm-payment`.
  */
-export const POST: APIRoute = async ({ locals, params, request, url }) => {
+export const POST: APIRoute = async ({ locals, params, request }) => {
   const admin = requireAdmin(locals);
   if (!params.id || params.id.length > 64) throw new NotFoundError("Order not found");
   const { cancel } = await readJson(request, ConfirmPaymentInput);
@@ -17,7 +17,6 @@ export const POST: APIRoute = async ({ locals, params, request, url }) => {
     orderId: params.id,
     cancel,
     actor: adminActor(admin),
-    siteUrl: siteUrlOf(locals, url),
   });
   return Response.json({ order });
 };

@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { readJson, requireAdmin, siteUrlOf } from "../../../../server/http.ts";
+import { readJson, requireAdmin } from "../../../../server/http.ts";
 import { ReviewDecisionInput } from "../../../../server/order-inputs.ts";
 import { adminActor } from "../../../../domain/actor.ts";
 import { NotFoundError } from "../../../../domain/errors.ts";
@@ -10,7 +10,7 @@ import { resolveReview } from "../../../../domain/orders/review-queue.ts";
  * Admins resolve an order in Needs review: mark it delivered with the supplier's order id, refund
  * it, or send it again; audited, like `cli orders review resolve`.
  */
-export const POST: APIRoute = async ({ locals, params, request, url }) => {
+export const POST: APIRoute = async ({ locals, params, request }) => {
   const admin = requireAdmin(locals);
   if (!params.id || params.id.length > 64) throw new NotFoundError("Order not found");
   const { action, supplierOrderId } = await readJson(request, ReviewDecisionInput);
@@ -19,7 +19,6 @@ export const POST: APIRoute = async ({ locals, params, request, url }) => {
     action,
     supplierOrderId,
     actor: adminActor(admin),
-    siteUrl: siteUrlOf(locals, url),
   });
   return Response.json({ order: presentAdminOrder(order) });
 };

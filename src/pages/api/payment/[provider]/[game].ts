@@ -12,14 +12,14 @@ import { ConsumerPaymentBody, PaymentProvider } from "../../../../server/payment
 // Spec §7: POST /payment/{payment provider}/mlbb -> { orderID, paymentUrl }; every other game a
 // consumer can buy at /payment/{payment provider}/{its page slug}. Anyone may buy; the
 // per-address limit keeps a script from filling the orders table and HitPay with requests.
-export const POST: APIRoute = async ({ locals, params, request, url }) => {
+export const POST: APIRoute = async ({ locals, params, request }) => {
   const provider = PaymentProvider.safeParse(params.provider);
   if (!provider.success) throw new NotFoundError("Unknown payment provider");
   await assertWithinRateLimit(locals.app.db, CONSUMER_PAYMENT_PER_IP, locals.ip);
   const body = await readJson(request, ConsumerPaymentBody);
   const { consumer } = body;
   const started = await startConsumerPayment(
-    consumerCheckoutOf(locals, url),
+    consumerCheckoutOf(locals),
     {
       provider: provider.data,
       game: params.game ?? "",

@@ -1,7 +1,6 @@
 import type { APIRoute } from "astro";
 import { receiveHitPayWebhook } from "../../../../domain/payments/consumer-payments.ts";
 import { kickJobs } from "../../../../domain/jobs.ts";
-import { siteUrlOf } from "../../../../server/http.ts";
 
 /**
  * HitPay's webhook (external-apis.md §3.3/§3.4). The body is read as raw text and verified
@@ -11,12 +10,11 @@ import { siteUrlOf } from "../../../../server/http.ts";
  * refused event (wrong request, amount or currency) is kept as evidence and answered 409; an
  * order that does not know its payment request yet gets a 503 so HitPay sends the event again.
  */
-export const POST: APIRoute = async ({ locals, request, url }) => {
+export const POST: APIRoute = async ({ locals, request }) => {
   const result = await receiveHitPayWebhook(locals.app.db, {
     rawBody: await request.text(),
     headers: request.headers,
     salt: locals.app.config.hitpay.salt,
-    siteUrl: siteUrlOf(locals, url),
   });
   if (result.kind === "refused") return Response.json({ error: result.reason }, { status: 409 });
   if (result.kind === "retry") {
