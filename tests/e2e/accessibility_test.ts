@@ -283,6 +283,22 @@ Deno.test({
         await openTab(page, tab);
         await check(`admin users ${tab}`);
       }
+      // A button's hover colours are read too: the pointer rests on another admin's Delete.
+      const created = await page.request.post(`${server.url}/api/user`, {
+        data: {
+          name: "Second Admin",
+          email: "second@admin.test",
+          rank: "Staff",
+          password: "quiet harbour lantern 42",
+          remarks: "",
+        },
+        headers: { Origin: server.url },
+      });
+      assert.equal(created.status(), 201, await created.text());
+      await openTab(page, "Consumers");
+      await openTab(page, "Admins");
+      await page.getByRole("button", { name: "Delete admin Second Admin" }).hover();
+      await check("admin users Admins, the pointer on Delete");
       await context.close();
 
       const resellerContext = await browser.newContext({
