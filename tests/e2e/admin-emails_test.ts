@@ -218,9 +218,10 @@ Deno.test({
       await page.getByRole("tab", { name: "Sent" }).click();
       const banner = page.getByText("Failed to load emails. Please try again later.");
       await banner.waitFor();
+      // The spec's red banner, a red deep enough for its white text to read at 4.5:1.
       assert.equal(
         await banner.evaluate((el) => getComputedStyle(el).backgroundColor),
-        "rgb(224, 82, 82)",
+        "rgb(198, 40, 40)",
       );
       await page.unroute("**/api/sent-emails*");
 
