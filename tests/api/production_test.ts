@@ -6,6 +6,7 @@
 // database.
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { signInAdmin, signInDemoAdmin } from "../helpers/sessions.ts";
@@ -124,7 +125,10 @@ Deno.test({
       await t.step("the operator forgets APP_MODE once: the demo seeds its data", async () => {
         const demo = await startTestServer(tdb);
         try {
-          assert.match(demo.output(), /Admin sign-in: +\/admin +admin@demo\.test/);
+          // The sign-in lines follow "Serving on", which can reach the pipe on its own first.
+          const signIn = /Admin sign-in: +\/admin +admin@demo\.test/;
+          for (let i = 0; i < 100 && !signIn.test(demo.output()); i++) await delay(100);
+          assert.match(demo.output(), signIn);
           // Anyone signs in with the published password and enrols an authenticator.
           await signInDemoAdmin(demo.url);
         } finally {
