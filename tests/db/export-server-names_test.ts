@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
+import { consumerOrderRow } from "../helpers/orders.ts";
 import { insertGameRow } from "../../src/db/repositories/games.ts";
 import { exportOrders, RESELLER_ORDERS_SHEET } from "../../src/domain/orders/export.ts";
 
@@ -27,36 +28,8 @@ Deno.test({
           platforms: "[]",
           links: "{}",
         });
-        const order = (id: string, serverId: string, gameId: string | null) => ({
-          id,
-          buyer_type: "consumer" as const,
-          status: "cancelled" as const,
-          game_id: gameId,
-          game: "Genshin Impact",
-          item: "60 Genesis Crystals",
-          denom: "60",
-          user_id: "812345678",
-          server_id: serverId,
-          amount_cents: 100,
-          cost: "0.9",
-          supplier: "elephant",
-          consumer_id: null,
-          consumer_name: "Ana",
-          consumer_email: "ana@example.com",
-          consumer_phone: "+6581234567",
-          reseller_id: null,
-          reseller_name: null,
-          old_balance_cents: null,
-          new_balance_cents: null,
-          package: null,
-          package_ed_name: null,
-          supplier_order_id: null,
-          payment_provider: "manual",
-          payment_reference: null,
-          last_error: null,
-          review_since: null,
-          review_reason: null,
-        });
+        const order = (id: string, serverId: string, gameId: string | null) =>
+          consumerOrderRow({ id, server_id: serverId, game_id: gameId });
         await db.insertInto("orders").values([
           order("CSERVERNAME01", "os_asia", game.id),
           order("CSERVERNAME02", "2001", null),

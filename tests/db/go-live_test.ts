@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
+import { consumerOrderRow } from "../helpers/orders.ts";
 import type { Db } from "../../src/db/client.ts";
 import { seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import { seedDemoInbox } from "../../src/domain/mail/demo-inbox.ts";
@@ -39,35 +40,16 @@ async function demoGame(db: Db, name: string) {
 
 /** An order of `gameId` placed during the demo (cancelled: it moved no money). */
 async function orderOf(db: Db, gameId: string, id: string) {
-  await db.insertInto("orders").values({
+  await db.insertInto("orders").values(consumerOrderRow({
     id,
-    buyer_type: "consumer",
-    status: "cancelled",
     game_id: gameId,
     game: "Valorant",
     item: "1 Point",
     denom: "1",
     user_id: "123",
-    amount_cents: 100,
-    cost: "0.9",
+    server_id: "",
     supplier: "monkey",
-    consumer_name: "Ana",
-    consumer_email: "ana@example.com",
-    consumer_phone: "+6581234567",
-    consumer_id: null,
-    reseller_id: null,
-    reseller_name: null,
-    old_balance_cents: null,
-    new_balance_cents: null,
-    package: null,
-    package_ed_name: null,
-    supplier_order_id: null,
-    payment_provider: "manual",
-    payment_reference: null,
-    last_error: null,
-    review_since: null,
-    review_reason: null,
-  }).execute();
+  })).execute();
 }
 
 Deno.test({

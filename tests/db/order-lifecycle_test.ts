@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestDatabase, testBackend, withHandle } from "../helpers/backends.ts";
+import { consumerOrderRow } from "../helpers/orders.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
 import { findOrderById, transitionOrder } from "../../src/db/repositories/orders.ts";
@@ -14,36 +15,13 @@ const backend = testBackend();
 
 /** A paid consumer order in Needs review, as an operator would find it. */
 function paidOrderInReview(id: string): NewOrder {
-  return {
+  return consumerOrderRow({
     id,
-    buyer_type: "consumer",
     status: PAYMENT_RECEIVED,
-    game_id: null,
-    game: "Genshin Impact",
-    item: "60 Genesis Crystals",
-    denom: "60",
-    user_id: "812345678",
-    server_id: "os_asia",
-    amount_cents: 100,
-    cost: "0.9",
-    supplier: "elephant",
-    consumer_id: null,
-    consumer_name: "Ana",
-    consumer_email: "ana@example.com",
-    consumer_phone: "+6581234567",
-    reseller_id: null,
-    reseller_name: null,
-    old_balance_cents: null,
-    new_balance_cents: null,
-    package: null,
-    package_ed_name: null,
-    supplier_order_id: null,
-    payment_provider: "manual",
-    payment_reference: null,
     last_error: "no usable answer",
     review_since: new Date(),
     review_reason: "no usable answer",
-  };
+  });
 }
 
 /** The columns a move may change, to compare an order before and after a refused one. */

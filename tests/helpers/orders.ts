@@ -1,5 +1,6 @@
 import type { TestClient } from "./client.ts";
 import type { Db } from "../../src/db/client.ts";
+import type { NewOrder } from "../../src/db/schema.ts";
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
 import { launchGame, LaunchGameSchema } from "../../src/domain/catalogue/launch.ts";
 import { type PlaceOrderInput, placeResellerOrder } from "../../src/domain/orders/place.ts";
@@ -98,4 +99,41 @@ export async function pendingPubgOrders(
     ids.push(placed.body.order.id);
   }
   return ids;
+}
+
+/**
+ * A consumer order row as a test inserts it directly: a manual payment for Genshin Impact's 60
+ * Genesis Crystals, cancelled and never sent, with `overrides` on top.
+ */
+export function consumerOrderRow(overrides: Partial<NewOrder> & { id: string }): NewOrder {
+  return {
+    buyer_type: "consumer",
+    status: "cancelled",
+    game_id: null,
+    game: "Genshin Impact",
+    item: "60 Genesis Crystals",
+    denom: "60",
+    user_id: "812345678",
+    server_id: "os_asia",
+    amount_cents: 100,
+    cost: "0.9",
+    supplier: "elephant",
+    consumer_id: null,
+    consumer_name: "Ana",
+    consumer_email: "ana@example.com",
+    consumer_phone: "+6581234567",
+    reseller_id: null,
+    reseller_name: null,
+    old_balance_cents: null,
+    new_balance_cents: null,
+    package: null,
+    package_ed_name: null,
+    supplier_order_id: null,
+    payment_provider: "manual",
+    payment_reference: null,
+    last_error: null,
+    review_since: null,
+    review_reason: null,
+    ...overrides,
+  };
 }
