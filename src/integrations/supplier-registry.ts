@@ -32,14 +32,22 @@ export function supplierProfile(key: string): SupplierProfile | undefined {
 /** What is known of every registered supplier, in registration order. */
 export const SUPPLIER_PROFILES: readonly SupplierProfile[] = REGISTERED;
 
+/** Each set of clients' ports, built once: every order's job asks for its supplier's. */
+const PORTS = new WeakMap<Suppliers, SupplierPort[]>();
+
 /** The port of every registered supplier over these clients, in registration order. */
 export function supplierPorts(suppliers: Suppliers): SupplierPort[] {
-  return REGISTERED.map((r) => r.port(suppliers));
+  let ports = PORTS.get(suppliers);
+  if (!ports) {
+    ports = REGISTERED.map((r) => r.port(suppliers));
+    PORTS.set(suppliers, ports);
+  }
+  return ports;
 }
 
 /** The port of the supplier stored as `key`, over these clients; undefined for no supplier. */
 export function supplierPort(suppliers: Suppliers, key: string): SupplierPort | undefined {
-  return REGISTERED.find((r) => r.key === key)?.port(suppliers);
+  return supplierPorts(suppliers).find((port) => port.key === key);
 }
 
 /** `supplierPort` for a key the caller knows is a supplier's (an order's, a supplier game's). */
