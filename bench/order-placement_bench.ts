@@ -3,8 +3,8 @@
 // (BENCH_DATABASE_URL, default the local server's `test` database), at 16 and 64 clients by
 // default, on one hot balance (every client signed in as the same reseller) and spread (client i
 // as reseller i modulo 50). The job runner sends each order to the EliteDias simulator, which
-// answers at once. With `before-ref`, the app at that git revision runs each row too, right
-// before this checkout's (before and after in one run). Two ceilings, measured right after each
+// answers at once. With `before-ref`, the app at that git revision runs each row too, twice, in
+// the order before, after, after, before (see `apps`). Two ceilings, measured right after each
 // row's app runs on the same database with the app and its worker stopped, with the same clients
 // and sessions: pgbench replaying the statements this checkout sends for one order, from the
 // statement log of an order lived there (bench/order-life.ts), prepared: its request's (session
@@ -179,6 +179,8 @@ interface AppRun {
 }
 
 const rows: string[] = [];
+/** With a revision to compare, each row's mean orders/s per revision, as sentences. */
+const means: string[] = [];
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const cpu = (v: number | undefined) => v === undefined ? "" : `${v.toFixed(2)} ms`;
 function report(
@@ -223,10 +225,21 @@ function appFigures({ run, postgresCpuMs }: AppRun): Figures {
 
 if (buildIsStale()) await buildApp();
 const before = beforeRef ? await checkoutRevision(beforeRef) : undefined;
-const apps = [
-  ...(before ? [{ label: `app at ${beforeRef} (before)`, cwd: before.dir }] : []),
-  { label: before ? "app (after)" : "app", cwd: undefined },
-];
+/**
+ * With a revision to compare, each row runs the two apps in the order before, after, after,
+ * before: whichever app runs later in a row is measured slower (between two copies of one
+ * revision the second ran 10 to 17 % fewer orders per second), and this order gives both the
+ * same positions on average. Each run is its own line, its position in the label; the ceilings
+ * are measured once, after this checkout's first run.
+ */
+const apps = before
+  ? [
+    { label: `app at ${beforeRef} (before), 1st`, cwd: before.dir },
+    { label: "app (after), 2nd", cwd: undefined },
+    { label: "app (after), 3rd", cwd: undefined },
+    { label: `app at ${beforeRef} (before), 4th`, cwd: before.dir },
+  ]
+  : [{ label: "app", cwd: undefined }];
 console.log(`${seconds} s per row; PostgreSQL; load generator, app and database on this machine.`);
 const header = [
   "| balance | clients | target | orders/s | p50 | p99 | failures | order jobs left at the load's end | due ones done after | all done after | every order sent after | a status check due after the load, latest after its time | app (HTTP) CPU per order | worker CPU per order | PostgreSQL CPU per order | app + worker + PostgreSQL | load generator CPU per order | share of pgbench, placement | share of pgbench, whole life |",
@@ -272,7 +285,7 @@ for (const clients of clientCounts) {
           workerCpuMs: await cpuMs(app.worker!.pid) - workerBefore,
           postgresCpuMs: await postgresCpuMs() - postgresBefore,
         });
-        if (cwd) continue;
+        if (cwd || ceilings) continue;
         // The ceilings, on this checkout's database: the app and its worker stopped (the replay's
         // jobs are no one else's), its sessions kept.
         await app.server.stop();
@@ -299,6 +312,18 @@ for (const clients of clientCounts) {
       } finally {
         await app.stop();
       }
+    }
+    if (before) {
+      const mean = (after: boolean) => {
+        const runs = measured.filter((m) => m.label.startsWith("app (after)") === after);
+        return runs.reduce((sum, m) => sum + appFigures(m).perSecond, 0) / runs.length;
+      };
+      const [b, a] = [mean(false), mean(true)];
+      const line = `${balance}, ${clients} clients: orders/s, mean of two runs each: before ${
+        b.toFixed(0)
+      }, after ${a.toFixed(0)} (${a >= b ? "+" : ""}${(100 * (a - b) / b).toFixed(1)} %).`;
+      means.push(line);
+      console.log(line);
     }
     for (const measure of measured) {
       const n = measure.run.latencies.length;
@@ -333,6 +358,14 @@ await appendResults(
     beforeRef ? ` ${beforeRef}` : ""
   }`,
   [
+    ...(before
+      ? [
+        `Each row runs the app at ${beforeRef} and this checkout in the order before, after,`,
+        "after, before (the later runs of a row are measured slower); the means below the table",
+        "compare the two runs of each.",
+        "",
+      ]
+      : []),
     `Reseller orders over HTTP (\`POST /api/reseller/place_order\`, Idempotency-Key), ${seconds} s`,
     "per row, closed loop; one hot balance (every client signed in as one reseller) or spread",
     `(client i as reseller i modulo ${SPREAD}). Before each row's measured load, ${warmupSeconds} s`,
@@ -361,5 +394,6 @@ await appendResults(
     "",
     ...header,
     ...rows,
+    ...(means.length ? ["", ...means] : []),
   ],
 );
