@@ -112,7 +112,7 @@ export function mountSimulators(config: Config): MountedSimulators {
   const sims: Record<string, Simulator> = {};
   for (const [registration, create] of SUPPLIER_SIMULATORS) {
     if (sectionOf(config, registration).mode !== "simulator") continue;
-    // SIM_MOOGOLD_LATENCY_MS, SIM_MOOGOLD_BALANCE …: each simulator's knobs by its vendor.
+    // Knobs and balance by vendor: SIM_MOOGOLD_LATENCY_MS, SIM_MOOGOLD_BALANCE …
     const prefix = `SIM_${registration.vendor.toUpperCase()}`;
     sims[registration.vendor] = create({
       basePath: registration.simulator.path,

@@ -359,8 +359,8 @@ function describeIssues(
 
 type ParsedEnv = z.output<typeof AppEnvSchema>;
 
-/** A supplier's variable as parsed (its registration knows its type). */
-function supplierVariable(e: ParsedEnv, name: string): string | undefined {
+/** A variable as parsed, by a name known only at run time (a supplier's, or one of a list). */
+function variable(e: ParsedEnv, name: string): string | undefined {
   return (e as unknown as Record<string, string | undefined>)[name];
 }
 
@@ -396,7 +396,7 @@ function productionProblems(
   }
   const modes = [...registrations.map((r) => r.env.modeVariable), "HITPAY_MODE", "FX_MODE"];
   for (const name of modes) {
-    if (supplierVariable(e, name) === "simulator") {
+    if (variable(e, name) === "simulator") {
       problems.push(`${name}: simulator is not allowed when APP_MODE is production (set live)`);
     }
   }
@@ -417,7 +417,7 @@ function productionProblems(
     "ADMIN_PASSWORD",
   ];
   for (const name of credentials) {
-    if (published.has(supplierVariable(e, name) ?? "")) {
+    if (published.has(variable(e, name) ?? "")) {
       problems.push(
         `${name}: is a demo value published in this repository (a simulator's credential or a ` +
           "demo password); set your own",
@@ -444,7 +444,7 @@ function productionProblems(
     }
   }
   for (const name of serviceUrls(registrations)) {
-    const value = supplierVariable(e, name);
+    const value = variable(e, name);
     if (value && !isPrivateChannel(value)) {
       problems.push(
         `${name}: must start with https:// when APP_MODE is production (got '${value}'): plain ` +
@@ -495,7 +495,7 @@ export function loadConfigWith<R extends readonly AnySupplierRegistration[]>(
   }
   const sections: Record<string, SupplierSection> = {};
   for (const r of registrations) {
-    const mode = (supplierVariable(e, r.env.modeVariable) as SupplierSection["mode"]) ??
+    const mode = (variable(e, r.env.modeVariable) as SupplierSection["mode"]) ??
       (production ? "live" : "simulator");
     const section = r.env.section(parsed.data, mode);
     problems.push(...r.env.problems(section));
@@ -532,14 +532,14 @@ export function loadConfigWith<R extends readonly AnySupplierRegistration[]>(
     // pretend money, so a demo may try HitPay's sandbox.
     const hitpaySandbox = hitpayMode === "live" && isHitPaySandbox(hitpayBaseUrl);
     const set = (name: string) => {
-      const value = supplierVariable(e, name);
+      const value = variable(e, name);
       return value !== undefined && !published.has(value);
     };
     const live = [
       ...registrations.flatMap((r) => r.env.secrets).filter(set),
       ...(["HITPAY_API_KEY", "HITPAY_SALT"] as const).filter((name) => set(name) && !hitpaySandbox),
       ...registrations.map((r) => r.env.modeVariable)
-        .filter((name) => supplierVariable(e, name) === "live"),
+        .filter((name) => variable(e, name) === "live"),
     ];
     if (live.length) {
       problems.push(

@@ -43,7 +43,7 @@ export interface SupplierSimulator {
 
 /** The supplier's environment variables and the config section they make. */
 export interface SupplierEnv<F extends z.ZodRawShape, S extends SupplierSection> {
-  /** The variable of its mode ('MOOGOLD_MODE'); unset, live in production and simulated in the demo. */
+  /** Its mode's variable ('MOOGOLD_MODE'); unset, live in production and simulated in the demo. */
   modeVariable: string;
   /** Its other variables, merged into the app's environment schema. */
   fields: F;

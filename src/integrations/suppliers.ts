@@ -32,7 +32,7 @@ export function clientSettingsOf(
   };
 }
 
-/** The client of `registration`'s live service (its section is live: config requires its credentials). */
+/** The client of `registration`'s live service (config requires its credentials when live). */
 export function createLiveClient(registration: AnySupplierRegistration, config: Config): unknown {
   return registration.client.live(sectionOf(config, registration), clientSettingsOf(config));
 }

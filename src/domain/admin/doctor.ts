@@ -11,7 +11,7 @@ import {
   type AnySupplierRegistration,
   sectionOf,
 } from "../../integrations/supplier-registration.ts";
-import { clientSettingsOf } from "../../integrations/suppliers.ts";
+import { createLiveClient } from "../../integrations/suppliers.ts";
 import { createLiveHitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
 import { createLiveYahooFinanceClient } from "../../integrations/fx/client.ts";
 
@@ -114,10 +114,7 @@ async function checkSupplier(
   registration: AnySupplierRegistration,
   config: Config,
 ): Promise<LiveCheck> {
-  const client = registration.client.live(
-    sectionOf(config, registration),
-    clientSettingsOf(config),
-  );
+  const client = createLiveClient(registration, config);
   const r = await registration.port(client).readBalance();
   if (!r.ok) return { ok: false, detail: describeFailure({ ...r, message: r.error }) };
   const note = registration.doctorNote?.(client);
