@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Buffer } from "node:buffer";
-import { type Config, SIMULATOR_CREDENTIALS } from "../src/config.ts";
+import type { Config } from "../src/config.ts";
 import { knobsFromEnv, type SimulatorKnobs } from "../src/integrations/simulator-kit.ts";
-import { createMoogoldSimulator } from "../src/integrations/moogold/simulator.ts";
-import { createElitediasSimulator } from "../src/integrations/elitedias/simulator.ts";
+import { REGISTERED } from "../src/integrations/supplier-registry.ts";
+import {
+  type AnySupplierRegistration,
+  sectionOf,
+} from "../src/integrations/supplier-registration.ts";
 import { createYahooFinanceSimulator } from "../src/integrations/fx/simulator.ts";
-import { SIMULATOR_PATHS } from "../src/integrations/suppliers.ts";
 import { YAHOO_SIMULATOR_PATH } from "../src/integrations/fx/client.ts";
 import { createHitPaySimulator } from "../src/integrations/hitpay/simulator.ts";
 import { HITPAY_SIMULATOR_PATH } from "../src/integrations/hitpay/client.ts";
@@ -46,10 +48,17 @@ const LEVERS = new Set([
 ]);
 
 const MOUNT_PATHS: Record<string, string> = {
-  ...SIMULATOR_PATHS,
+  ...Object.fromEntries(REGISTERED.map((r) => [r.vendor, r.simulator.path])),
   yahoo: YAHOO_SIMULATOR_PATH,
   hitpay: HITPAY_SIMULATOR_PATH,
 };
+
+/** Each registered supplier's simulator factory, loaded once (the server bundle holds none). */
+const SUPPLIER_SIMULATORS = new Map(
+  await Promise.all(
+    REGISTERED.map(async (r: AnySupplierRegistration) => [r, await r.simulator.load()] as const),
+  ),
+);
 
 export interface MountedSimulators {
   /** Handles the request when it is for a simulator; returns false otherwise. */
@@ -101,20 +110,14 @@ async function control(sims: Record<string, Simulator>, request: Request): Promi
 export function mountSimulators(config: Config): MountedSimulators {
   const env = Deno.env.toObject();
   const sims: Record<string, Simulator> = {};
-  if (config.moogold.mode === "simulator") {
-    sims.moogold = createMoogoldSimulator({
-      basePath: SIMULATOR_PATHS.moogold,
-      ...SIMULATOR_CREDENTIALS.moogold,
-      knobs: knobsFromEnv("SIM_MOOGOLD", env),
-      balance: env.SIM_MOOGOLD_BALANCE,
-    }) as unknown as Simulator;
-  }
-  if (config.elitedias.mode === "simulator") {
-    sims.elitedias = createElitediasSimulator({
-      basePath: SIMULATOR_PATHS.elitedias,
-      apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
-      knobs: knobsFromEnv("SIM_ELITEDIAS", env),
-      balance: env.SIM_ELITEDIAS_BALANCE,
+  for (const [registration, create] of SUPPLIER_SIMULATORS) {
+    if (sectionOf(config, registration).mode !== "simulator") continue;
+    // Knobs and balance by vendor: SIM_MOOGOLD_LATENCY_MS, SIM_MOOGOLD_BALANCE …
+    const prefix = `SIM_${registration.vendor.toUpperCase()}`;
+    sims[registration.vendor] = create({
+      basePath: registration.simulator.path,
+      knobs: knobsFromEnv(prefix, env),
+      balance: env[`${prefix}_BALANCE`],
     }) as unknown as Simulator;
   }
   if (config.fx.mode === "simulator") {

@@ -1,5 +1,13 @@
 import { z } from "zod";
 import type { DbOptions } from "./db/client.ts";
+import { bool, serviceMode, url } from "./config-fields.ts";
+import { REGISTERED, type Registered } from "./integrations/supplier-registry.ts";
+import type {
+  AnySupplierRegistration,
+  SupplierSection,
+  SupplierSections,
+  SupplierSimulatorCredentials,
+} from "./integrations/supplier-registration.ts";
 import { secretWeakness } from "./domain/auth/secret-strength.ts";
 import {
   DEFAULT_HITPAY_PAYMENT_METHODS,
@@ -20,26 +28,11 @@ export class ConfigError extends Error {
   }
 }
 
-const bool = z
-  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"], {
-    error: "expected true or false",
-  })
-  .transform((v) => ["1", "true", "yes", "on"].includes(v));
-
-const url = (protocols: string[]) =>
-  z.url({ error: `expected a URL starting with ${protocols.join(" or ")}` })
-    .refine((v) => protocols.some((p) => v.startsWith(p)), {
-      error: `expected a URL starting with ${protocols.join(" or ")}`,
-    });
-
-const serviceMode = z.enum(["simulator", "live"], {
-  error: "expected 'simulator' or 'live'",
-});
-
 /** OWASP's password storage cheat sheet: scrypt N=2^17, r=8, p=1. */
 export const OWASP_SCRYPT_LOG_N = 17;
 
-const EnvSchema = z.object({
+/** The app's variables before the suppliers' (their order is the order problems are listed in). */
+const APP_ENV = {
   APP_MODE: z.enum(["demo", "production"], {
     error: "expected 'demo' or 'production'",
   })
@@ -68,21 +61,10 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, { error: "must be at least 8 characters" })
     .optional(),
   ADMIN_NAME: z.string().min(1).optional(),
-  MOOGOLD_MODE: serviceMode.optional(),
-  MOOGOLD_BASE_URL: url(["http://", "https://"]).default(
-    "https://moogold.com/wp-json/v1/api/",
-  ),
-  MOOGOLD_PARTNER_ID: z.string().min(1).optional(),
-  MOOGOLD_SECRET_KEY: z.string().min(1).optional(),
-  ELITEDIAS_MODE: serviceMode.optional(),
-  ELITEDIAS_BASE_URL: url(["http://", "https://"]).default(
-    "https://dev.api.elitedias.com",
-  ),
-  ELITEDIAS_CHECKID_URL: url(["http://", "https://"]).default(
-    "https://api.elitedias.com/checkid",
-  ),
-  ELITEDIAS_API_KEY: z.string().min(1).optional(),
-  ELITEDIAS_ORIGIN: url(["http://", "https://"]).optional(),
+};
+
+/** The app's variables after the suppliers'. */
+const SERVICES_ENV = {
   SEED_DEMO_CATALOGUE: bool.default(true),
   RUN_JOBS: bool.default(true),
   WATCH_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
@@ -148,9 +130,29 @@ const EnvSchema = z.object({
   }).default("info"),
   DRAIN_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).min(0).max(300)
     .optional(),
-});
+};
 
-export type Env = z.input<typeof EnvSchema>;
+/** The app's own variables (the suppliers' are their registrations'). */
+const AppEnvSchema = z.object({ ...APP_ENV, ...SERVICES_ENV });
+
+/** The variables of the app and of `registrations`: each supplier's mode, then its own. */
+function envSchemaOf(registrations: readonly AnySupplierRegistration[]) {
+  const suppliers = Object.fromEntries(
+    registrations.flatMap((r) => [
+      [r.env.modeVariable, serviceMode.optional()],
+      ...Object.entries(r.env.fields as z.ZodRawShape),
+    ]),
+  );
+  return z.object({ ...APP_ENV, ...suppliers, ...SERVICES_ENV });
+}
+
+const SCHEMAS = new WeakMap<readonly AnySupplierRegistration[], ReturnType<typeof envSchemaOf>>();
+
+function envSchemaFor(registrations: readonly AnySupplierRegistration[]) {
+  let schema = SCHEMAS.get(registrations);
+  if (!schema) SCHEMAS.set(registrations, schema = envSchemaOf(registrations));
+  return schema;
+}
 
 /** The key and salt the mounted HitPay simulator uses when none are configured (demo only). */
 export const HITPAY_SIMULATOR_CREDENTIALS = {
@@ -159,10 +161,9 @@ export const HITPAY_SIMULATOR_CREDENTIALS = {
 };
 
 /** Credentials the mounted supplier simulators accept (demo only, never a real account). */
-export const SIMULATOR_CREDENTIALS = {
-  moogold: { partnerId: "sim_partner", secretKey: "sim_secret" },
-  elitedias: { apiKey: "sim_api_key" },
-};
+export const SIMULATOR_CREDENTIALS = Object.fromEntries(
+  REGISTERED.map((r) => [r.vendor, r.simulator.credentials]),
+) as SupplierSimulatorCredentials<Registered>;
 
 /** The demo accounts' passwords (src/domain/auth/bootstrap.ts), printed in the README. */
 export const DEMO_PASSWORDS = { admin: "demo-admin-pass", reseller: "demo-reseller-pass" };
@@ -205,14 +206,14 @@ function isPrivateChannel(url: string): boolean {
 }
 
 /** The outside services' addresses: each call to one carries its credentials or our prices. */
-const SERVICE_URLS = [
-  "HITPAY_BASE_URL",
-  "MOOGOLD_BASE_URL",
-  "ELITEDIAS_BASE_URL",
-  "ELITEDIAS_CHECKID_URL",
-  "FX_BASE_URL",
-  "S3_ENDPOINT",
-] as const;
+function serviceUrls(registrations: readonly AnySupplierRegistration[]): string[] {
+  return [
+    "HITPAY_BASE_URL",
+    ...registrations.flatMap((r) => r.env.urls),
+    "FX_BASE_URL",
+    "S3_ENDPOINT",
+  ];
+}
 
 /** Demo values of the settings production must set. */
 const DEMO_DEFAULTS = {
@@ -235,7 +236,8 @@ export interface S3StorageConfig {
   forcePathStyle: boolean;
 }
 
-export interface Config {
+/** The configuration of the app itself, whichever suppliers are registered. */
+export interface AppConfig {
   mode: "demo" | "production";
   port: number;
   host: string;
@@ -281,19 +283,6 @@ export interface Config {
   privilegedResellers: string[];
   /** The largest top-up, deduction or starting balance an operator may enter, in dollars ("100000"). */
   balanceMoveMax: string;
-  moogold: {
-    mode: "simulator" | "live";
-    baseUrl: string;
-    partnerId?: string;
-    secretKey?: string;
-  };
-  elitedias: {
-    mode: "simulator" | "live";
-    baseUrl: string;
-    checkIdUrl: string;
-    apiKey?: string;
-    origin?: string;
-  };
   /** Where uploaded images go: files under `dataDir/uploads` served by the app, or a bucket. */
   storage: { kind: "local" } | S3StorageConfig;
   /** The USD→SGD market rate source (Yahoo Finance chart API, external-apis.md §4). */
@@ -343,15 +332,23 @@ export interface Config {
   drainSeconds: number;
 }
 
+/**
+ * The configuration: the app's, and each registered supplier's section under its vendor
+ * (`config.moogold`, `config.elitedias`, …).
+ */
+export interface Config extends AppConfig, SupplierSections<Registered> {}
+
 function describeIssues(
   error: z.ZodError,
   env: Record<string, string | undefined>,
+  secrets: ReadonlySet<string>,
 ): string[] {
   return error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "environment");
     const got = env[name];
     // SMTP_URL may carry the mail account's password.
-    const shown = /SECRET|PASSWORD|KEY|SALT|TOKEN/.test(name) || name === "SMTP_URL"
+    const shown = /SECRET|PASSWORD|KEY|SALT|TOKEN/.test(name) || name === "SMTP_URL" ||
+        secrets.has(name)
       ? ""
       : got === undefined
       ? ""
@@ -360,17 +357,24 @@ function describeIssues(
   });
 }
 
-type ParsedEnv = z.output<typeof EnvSchema>;
+type ParsedEnv = z.output<typeof AppEnvSchema>;
+
+/** A variable as parsed, by a name known only at run time (a supplier's, or one of a list). */
+function variable(e: ParsedEnv, name: string): string | undefined {
+  return (e as unknown as Record<string, string | undefined>)[name];
+}
 
 /** Values anyone can read in this repository: the simulators' credentials, the demo passwords. */
-const PUBLISHED_VALUES = new Set([
-  HITPAY_SIMULATOR_CREDENTIALS.apiKey,
-  HITPAY_SIMULATOR_CREDENTIALS.salt,
-  SIMULATOR_CREDENTIALS.moogold.partnerId,
-  SIMULATOR_CREDENTIALS.moogold.secretKey,
-  SIMULATOR_CREDENTIALS.elitedias.apiKey,
-  ...PUBLISHED_PASSWORDS,
-]);
+function publishedValues(registrations: readonly AnySupplierRegistration[]): Set<string> {
+  return new Set([
+    HITPAY_SIMULATOR_CREDENTIALS.apiKey,
+    HITPAY_SIMULATOR_CREDENTIALS.salt,
+    ...registrations.flatMap((r) =>
+      Object.values(r.simulator.credentials as Record<string, string>)
+    ),
+    ...PUBLISHED_PASSWORDS,
+  ]);
+}
 
 /**
  * Why this environment, complete as it may be, would be unsafe to take real money with, one
@@ -379,15 +383,20 @@ const PUBLISHED_VALUES = new Set([
  * published demo value or a placeholder; the demo's contact details; HitPay's sandbox without
  * HITPAY_SANDBOX=1.
  */
-function productionProblems(e: ParsedEnv): string[] {
+function productionProblems(
+  e: ParsedEnv,
+  registrations: readonly AnySupplierRegistration[],
+): string[] {
   const problems: string[] = [];
+  const published = publishedValues(registrations);
   if (e.SCRYPT_LOG_N < OWASP_SCRYPT_LOG_N) {
     problems.push(
       `SCRYPT_LOG_N: must be at least ${OWASP_SCRYPT_LOG_N} when APP_MODE is production (got ${e.SCRYPT_LOG_N}; lower is for tests)`,
     );
   }
-  for (const name of ["MOOGOLD_MODE", "ELITEDIAS_MODE", "HITPAY_MODE", "FX_MODE"] as const) {
-    if (e[name] === "simulator") {
+  const modes = [...registrations.map((r) => r.env.modeVariable), "HITPAY_MODE", "FX_MODE"];
+  for (const name of modes) {
+    if (variable(e, name) === "simulator") {
       problems.push(`${name}: simulator is not allowed when APP_MODE is production (set live)`);
     }
   }
@@ -404,13 +413,11 @@ function productionProblems(e: ParsedEnv): string[] {
   const credentials = [
     "HITPAY_API_KEY",
     "HITPAY_SALT",
-    "MOOGOLD_PARTNER_ID",
-    "MOOGOLD_SECRET_KEY",
-    "ELITEDIAS_API_KEY",
+    ...registrations.flatMap((r) => r.env.secrets),
     "ADMIN_PASSWORD",
-  ] as const;
+  ];
   for (const name of credentials) {
-    if (PUBLISHED_VALUES.has(e[name] ?? "")) {
+    if (published.has(variable(e, name) ?? "")) {
       problems.push(
         `${name}: is a demo value published in this repository (a simulator's credential or a ` +
           "demo password); set your own",
@@ -436,8 +443,8 @@ function productionProblems(e: ParsedEnv): string[] {
       problems.push(`${name}: is the demo's placeholder (${demo}); set your own`);
     }
   }
-  for (const name of SERVICE_URLS) {
-    const value = e[name];
+  for (const name of serviceUrls(registrations)) {
+    const value = variable(e, name);
     if (value && !isPrivateChannel(value)) {
       problems.push(
         `${name}: must start with https:// when APP_MODE is production (got '${value}'): plain ` +
@@ -457,13 +464,26 @@ function productionProblems(e: ParsedEnv): string[] {
 
 /** Reads and validates configuration; a bad value throws ConfigError naming the variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
+  return loadConfigWith(REGISTERED, env);
+}
+
+/**
+ * `loadConfig` with the suppliers of `registrations` (production's are REGISTERED; a test may add
+ * one of its own): their variables, problems and sections.
+ */
+export function loadConfigWith<R extends readonly AnySupplierRegistration[]>(
+  registrations: R,
+  env: Record<string, string | undefined>,
+): AppConfig & SupplierSections<R> {
   const cleaned = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
   );
-  const parsed = EnvSchema.safeParse(cleaned);
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, cleaned));
-  const e = parsed.data;
+  const secrets = new Set(registrations.flatMap((r) => r.env.secrets));
+  const parsed = envSchemaFor(registrations).safeParse(cleaned);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, cleaned, secrets));
+  const e = parsed.data as unknown as ParsedEnv;
   const production = e.APP_MODE === "production";
+  const published = publishedValues(registrations);
   const problems: string[] = [];
   if (production && !e.APP_SECRET) {
     problems.push(
@@ -473,17 +493,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     problems.push("ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither");
   }
-  const moogoldMode = e.MOOGOLD_MODE ?? (production ? "live" : "simulator");
-  if (
-    moogoldMode === "live" && (!e.MOOGOLD_PARTNER_ID || !e.MOOGOLD_SECRET_KEY)
-  ) {
-    problems.push(
-      "MOOGOLD_PARTNER_ID and MOOGOLD_SECRET_KEY: required when MooGold is live",
-    );
-  }
-  const elitediasMode = e.ELITEDIAS_MODE ?? (production ? "live" : "simulator");
-  if (elitediasMode === "live" && !e.ELITEDIAS_API_KEY) {
-    problems.push("ELITEDIAS_API_KEY: required when EliteDias is live");
+  const sections: Record<string, SupplierSection> = {};
+  for (const r of registrations) {
+    const mode = (variable(e, r.env.modeVariable) as SupplierSection["mode"]) ??
+      (production ? "live" : "simulator");
+    const section = r.env.section(parsed.data, mode);
+    problems.push(...r.env.problems(section));
+    sections[r.vendor] = section;
   }
   const hitpayMode = e.HITPAY_MODE ?? (production ? "live" : "simulator");
   if (hitpayMode === "live" && (!e.HITPAY_API_KEY || !e.HITPAY_SALT)) {
@@ -509,18 +525,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (production && missingProduction.length) {
     problems.push(`${missingProduction.join(", ")}: required when APP_MODE is production`);
   }
-  if (production) problems.push(...productionProblems(e));
+  if (production) problems.push(...productionProblems(e, registrations));
   else {
     // The operator who forgot APP_MODE: live keys would sell from real balances to the demo's
     // published accounts, with /metrics open and cookies without Secure. HitPay's sandbox keys are
     // pretend money, so a demo may try HitPay's sandbox.
     const hitpaySandbox = hitpayMode === "live" && isHitPaySandbox(hitpayBaseUrl);
+    const set = (name: string) => {
+      const value = variable(e, name);
+      return value !== undefined && !published.has(value);
+    };
     const live = [
-      ...(["MOOGOLD_PARTNER_ID", "MOOGOLD_SECRET_KEY", "ELITEDIAS_API_KEY"] as const)
-        .filter((name) => e[name] && !PUBLISHED_VALUES.has(e[name])),
-      ...(["HITPAY_API_KEY", "HITPAY_SALT"] as const)
-        .filter((name) => e[name] && !PUBLISHED_VALUES.has(e[name]) && !hitpaySandbox),
-      ...(["MOOGOLD_MODE", "ELITEDIAS_MODE"] as const).filter((name) => e[name] === "live"),
+      ...registrations.flatMap((r) => r.env.secrets).filter(set),
+      ...(["HITPAY_API_KEY", "HITPAY_SALT"] as const).filter((name) => set(name) && !hitpaySandbox),
+      ...registrations.map((r) => r.env.modeVariable)
+        .filter((name) => variable(e, name) === "live"),
     ];
     if (live.length) {
       problems.push(
@@ -539,7 +558,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   if (problems.length) throw new ConfigError(problems);
 
-  return {
+  const config: AppConfig = {
     mode: e.APP_MODE,
     port: e.PORT,
     host: e.HOST,
@@ -582,19 +601,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     privilegedResellers: e.PRIVILEGED_RESELLERS.split(",").map((v) => v.trim().toLowerCase())
       .filter(Boolean),
     balanceMoveMax: e.BALANCE_MOVE_MAX,
-    moogold: {
-      mode: moogoldMode,
-      baseUrl: e.MOOGOLD_BASE_URL,
-      partnerId: e.MOOGOLD_PARTNER_ID,
-      secretKey: e.MOOGOLD_SECRET_KEY,
-    },
-    elitedias: {
-      mode: elitediasMode,
-      baseUrl: e.ELITEDIAS_BASE_URL,
-      checkIdUrl: e.ELITEDIAS_CHECKID_URL,
-      apiKey: e.ELITEDIAS_API_KEY,
-      origin: e.ELITEDIAS_ORIGIN,
-    },
     // The non-null assertions are the missingS3 check above.
     storage: s3
       ? {
@@ -644,6 +650,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     metricsPort: e.METRICS_PORT,
     drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
   };
+  return { ...config, ...sections } as AppConfig & SupplierSections<R>;
 }
 
 const CONFIG_KEY = Symbol.for("topup.config");

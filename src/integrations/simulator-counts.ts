@@ -2,14 +2,13 @@
 // control endpoint (`/__sim/control`, lever countsByReference): the evidence for the invariant
 // "no order was sent to a supplier twice".
 import type { ReferenceCount } from "./simulator-kit.ts";
+import { SUPPLIER_PROFILES } from "./supplier-registry.ts";
 
 /** One supplier's count for one of our references. */
 export interface SupplierReferenceCount extends ReferenceCount {
-  /** The supplier as orders name it: "monkey" (MooGold) or "elephant" (EliteDias). */
-  supplier: "monkey" | "elephant";
+  /** The supplier as orders name it (its key: "monkey" for MooGold). */
+  supplier: string;
 }
-
-const TARGETS = { monkey: "moogold", elephant: "elitedias" } as const;
 
 /**
  * Asks the simulators served at `baseUrl` for their counts; null when they cannot be reached or
@@ -19,11 +18,12 @@ export async function fetchSupplierCounts(
   baseUrl: string,
 ): Promise<SupplierReferenceCount[] | null> {
   const counts: SupplierReferenceCount[] = [];
-  for (const supplier of ["monkey", "elephant"] as const) {
+  // Each simulator is mounted under its supplier's vendor.
+  for (const { key: supplier, vendor } of SUPPLIER_PROFILES) {
     try {
       const r = await fetch(new URL("/__sim/control", baseUrl), {
         method: "POST",
-        body: JSON.stringify({ target: TARGETS[supplier], action: "countsByReference" }),
+        body: JSON.stringify({ target: vendor, action: "countsByReference" }),
         signal: AbortSignal.timeout(5000),
       });
       if (!r.ok) {

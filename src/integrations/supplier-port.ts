@@ -2,7 +2,7 @@
 // vocabulary its answers are reduced to. Each supplier implements it in its own folder, where its
 // wire shapes, field labels and caches stay; the domain decides on verdicts and capability flags
 // and never on a supplier's name.
-import type { SupplierError, SupplierOrderStatus } from "./fetch-json.ts";
+import type { SupplierError, SupplierErrorKind, SupplierOrderStatus } from "./fetch-json.ts";
 
 /**
  * What one supplier call taught us about an order. `review`: only an operator can tell (the
@@ -78,6 +78,10 @@ export interface AccountAnswer {
   valid: boolean;
   userName: string;
   errorText: string;
+  /** Not valid because the supplier could not check the account, rather than refused it. */
+  undecided?: boolean;
+  /** The account's region, where the supplier tells it. */
+  region?: string;
 }
 
 /**
@@ -132,10 +136,18 @@ export interface SupplierProfile {
   itemKey(item: { id?: string; nameSupplier: string }): string;
 }
 
-/** The prepaid balance at a supplier as exact decimal text, or why it could not be read. */
+/**
+ * The prepaid balance at a supplier as exact decimal text, or why it could not be read: the
+ * failed call's kind and code too, for the doctor's words on it.
+ */
 export type BalanceAnswer =
   | { ok: true; balance: string; currency: string }
-  | { ok: false; error: string };
+  | { ok: false; error: string; kind: SupplierErrorKind; code?: string };
+
+/** A failed call's answer to a balance read. */
+export function balanceFailure(error: SupplierError): Extract<BalanceAnswer, { ok: false }> {
+  return { ok: false, error: error.message, kind: error.kind, code: error.code };
+}
 
 /** One supplier, as every part of the app asks it. */
 export interface SupplierPort extends SupplierProfile {

@@ -1,14 +1,12 @@
-import { type Config, SIMULATOR_CREDENTIALS } from "../config.ts";
-import { createMoogoldClient, type MoogoldClient } from "./moogold/client.ts";
-import { createElitediasClient, type ElitediasClient } from "./elitedias/client.ts";
+import type { Config } from "../config.ts";
+import { REGISTERED, type Suppliers } from "./supplier-registry.ts";
+import {
+  type AnySupplierRegistration,
+  type ClientSettings,
+  sectionOf,
+} from "./supplier-registration.ts";
 
-/** Where the app mounts the simulators when a supplier runs in simulator mode. */
-export const SIMULATOR_PATHS = { moogold: "/__sim/moogold", elitedias: "/__sim/elitedias" };
-
-export interface Suppliers {
-  moogold: MoogoldClient;
-  elitedias: ElitediasClient;
-}
+export type { Suppliers };
 
 /**
  * The app's own base URL, for clients that talk to the simulators mounted on this server. The
@@ -22,29 +20,21 @@ export function internalBaseUrl(): string {
 
 const SUPPLIERS_KEY = Symbol.for("topup.suppliers");
 
-/** The client of live MooGold (config.moogold.mode is "live": config requires its credentials). */
-export function createLiveMoogoldClient(config: Config): MoogoldClient {
-  const mg = config.moogold;
-  return createMoogoldClient({
-    baseUrl: mg.baseUrl,
-    partnerId: mg.partnerId!,
-    secretKey: mg.secretKey!,
-    timeoutMs: config.supplierTimeoutMs,
+/** What every supplier client of this configuration is built with. */
+export function clientSettingsOf(
+  config: Config,
+  timeoutMs = config.supplierTimeoutMs,
+): ClientSettings {
+  return {
+    timeoutMs,
     maxInFlight: config.supplierConcurrency,
-  });
+    publicUrl: config.publicUrl,
+  };
 }
 
-/** The client of live EliteDias (config.elitedias.mode is "live": config requires its key). */
-export function createLiveElitediasClient(config: Config): ElitediasClient {
-  const ed = config.elitedias;
-  return createElitediasClient({
-    baseUrl: ed.baseUrl,
-    checkIdUrl: ed.checkIdUrl,
-    apiKey: ed.apiKey!,
-    origin: ed.origin ?? config.publicUrl ?? "https://localhost",
-    timeoutMs: config.supplierTimeoutMs,
-    maxInFlight: config.supplierConcurrency,
-  });
+/** The client of `registration`'s live service (config requires its credentials when live). */
+export function createLiveClient(registration: AnySupplierRegistration, config: Config): unknown {
+  return registration.client.live(sectionOf(config, registration), clientSettingsOf(config));
 }
 
 /** The supplier clients: live vendors or the mounted simulators, as configured. */
@@ -62,23 +52,12 @@ export function createSuppliers(
   config: Config,
   timeoutMs = config.supplierTimeoutMs,
 ): Suppliers {
-  const moogold = config.moogold.mode === "live"
-    ? createLiveMoogoldClient(config)
-    : createMoogoldClient({
-      baseUrl: `${internalBaseUrl()}${SIMULATOR_PATHS.moogold}/`,
-      ...SIMULATOR_CREDENTIALS.moogold,
-      timeoutMs,
-      maxInFlight: config.supplierConcurrency,
-    });
-  const elitedias = config.elitedias.mode === "live"
-    ? createLiveElitediasClient(config)
-    : createElitediasClient({
-      baseUrl: `${internalBaseUrl()}${SIMULATOR_PATHS.elitedias}`,
-      checkIdUrl: `${internalBaseUrl()}${SIMULATOR_PATHS.elitedias}/checkid`,
-      apiKey: SIMULATOR_CREDENTIALS.elitedias.apiKey,
-      origin: config.publicUrl ?? internalBaseUrl(),
-      timeoutMs,
-      maxInFlight: config.supplierConcurrency,
-    });
-  return { moogold, elitedias };
+  return Object.fromEntries(
+    REGISTERED.map((r: AnySupplierRegistration) => [
+      r.vendor,
+      sectionOf(config, r).mode === "live"
+        ? createLiveClient(r, config)
+        : r.client.simulated(internalBaseUrl(), clientSettingsOf(config, timeoutMs)),
+    ]),
+  ) as Suppliers;
 }

@@ -15,12 +15,15 @@ import OrdersView from "./admin/OrdersView.tsx";
 import { isSuperadminRank } from "../shared/admin-types.ts";
 import UsersView from "./admin/UsersView.tsx";
 import { TopbarEnd } from "./lib/TopbarEnd.tsx";
+import type { BalanceThreshold } from "./admin/settings/AlertThresholds.tsx";
 
 export interface AdminConsoleProps {
   /** The signed-in admin's display name. */
   adminName: string;
   /** The signed-in admin's rank; only a superadmin sees Audit (the server enforces it). */
   adminRank: string;
+  /** Each registered supplier's low-balance threshold, for Settings. */
+  balanceThresholds: BalanceThreshold[];
 }
 
 /** Spec §2 Admin console menu; new-game and edit-game are opened from the games list. */
@@ -42,7 +45,9 @@ const OPERATIONS_MENU: { key: AdminView; label: string }[] = [
 /** Ours, not the spec's: the audit log, for superadmins. */
 const SUPERADMIN_MENU: { key: AdminView; label: string }[] = [{ key: "audit", label: "Audit" }];
 
-function ViewFor(props: AdminViewProps & { view: AdminView }) {
+function ViewFor(
+  props: AdminViewProps & { view: AdminView; balanceThresholds: BalanceThreshold[] },
+) {
   switch (props.view) {
     case "dashboard":
       return <DashboardView {...props} />;
@@ -72,7 +77,9 @@ function ViewFor(props: AdminViewProps & { view: AdminView }) {
   }
 }
 
-export default function AdminConsole({ adminName, adminRank }: AdminConsoleProps) {
+export default function AdminConsole(
+  { adminName, adminRank, balanceThresholds }: AdminConsoleProps,
+) {
   // Spec §2: the dashboard is the default menu item.
   const [view, setView] = useState<AdminView>("dashboard");
   const [gameId, setGameId] = useState<string | undefined>();
@@ -103,7 +110,13 @@ export default function AdminConsole({ adminName, adminRank }: AdminConsoleProps
           />
         </nav>
         <main data-view={view}>
-          <ViewFor view={view} go={go} gameId={gameId} mobile={mobile} />
+          <ViewFor
+            view={view}
+            go={go}
+            gameId={gameId}
+            mobile={mobile}
+            balanceThresholds={balanceThresholds}
+          />
         </main>
       </div>
     </>

@@ -53,7 +53,8 @@ Deno.test("[doctor] --live reads each balance, the rate and HitPay's verdict on 
       text,
       /^ {2}MooGold: OK, balance 1000\.00 USD \(signature accepted\); orders signed with partnerOrderId \(only an order can confirm it; a 109 refusal is re-signed once the other way\)$/m,
     );
-    assert.match(text, /^ {2}EliteDias: OK, balance \d+(\.\d+)?$/m);
+    // EliteDias names no currency: the port gives the one its account is funded in.
+    assert.match(text, /^ {2}EliteDias: OK, balance \d+(\.\d+)? SGD$/m);
     assert.match(text, /^ {2}HitPay: OK, the API key was accepted/m);
     assert.match(text, /^ {2}Yahoo Finance: OK, USD→SGD rate 1\.\d+$/m);
     assert.equal(live.hitpay.listRequests().length, 0, "nothing was created at HitPay");

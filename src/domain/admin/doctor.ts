@@ -1,16 +1,18 @@
 // `cli doctor`: is this configuration fit for its mode, and (with --live) do the outside services
-// answer it? One read-only call per live service, through the app's own clients: MooGold's and
-// EliteDias's balances (and how MooGold's orders are signed), a HitPay payment request that does
-// not exist, Yahoo's USD→SGD rate. Nothing is ordered, paid or changed anywhere.
+// answer it? One read-only call per live service, through the app's own clients: each supplier's
+// balance through its port (and what its registration adds, e.g. how MooGold's orders are
+// signed), a HitPay payment request that does not exist, Yahoo's USD→SGD rate. Nothing is
+// ordered, paid or changed anywhere.
 
-import { type Config, ConfigError, isHitPaySandbox, loadConfig } from "../../config.ts";
+import { type Config, ConfigError, isHitPaySandbox, loadConfigWith } from "../../config.ts";
 import type { SupplierError, SupplierResult } from "../../integrations/fetch-json.ts";
+import { REGISTERED } from "../../integrations/supplier-registry.ts";
 import {
-  createLiveElitediasClient,
-  createLiveMoogoldClient,
-} from "../../integrations/suppliers.ts";
+  type AnySupplierRegistration,
+  sectionOf,
+} from "../../integrations/supplier-registration.ts";
+import { createLiveClient } from "../../integrations/suppliers.ts";
 import { createLiveHitPayClient, HitPayError } from "../../integrations/hitpay/client.ts";
-import { describeSigning } from "../../integrations/moogold/client.ts";
 import { createLiveYahooFinanceClient } from "../../integrations/fx/client.ts";
 
 /**
@@ -44,24 +46,20 @@ interface Service {
 /** Any id HitPay cannot know: asking for it proves the key without touching a real request. */
 const NO_SUCH_PAYMENT_REQUEST = "00000000-0000-4000-8000-000000000000";
 
-function servicesOf(config: Config): Service[] {
+function servicesOf(
+  config: Config,
+  registrations: readonly AnySupplierRegistration[],
+): Service[] {
   return [
-    {
-      name: "MooGold",
-      mode: config.moogold.mode,
-      url: config.moogold.baseUrl,
-      check: () => checkMoogold(config),
-    },
-    {
-      name: "EliteDias",
-      mode: config.elitedias.mode,
-      url: config.elitedias.baseUrl,
-      check: async () =>
-        describeResult(
-          await createLiveElitediasClient(config).balance(),
-          (balance) => `balance ${balance}`,
-        ),
-    },
+    ...registrations.map((registration): Service => {
+      const section = sectionOf(config, registration);
+      return {
+        name: registration.name,
+        mode: section.mode,
+        url: section.baseUrl,
+        check: () => checkSupplier(registration, config),
+      };
+    }),
     {
       name: "HitPay",
       mode: config.hitpay.mode,
@@ -109,21 +107,18 @@ function describeResult<T>(result: SupplierResult<T>, show: (value: T) => string
 }
 
 /**
- * MooGold's balance, which proves the credentials and the signature scheme (user/balance is
- * signed like every call), and how create_order is signed. Only create_order carries
- * partnerOrderId, and the doctor orders nothing, so which signing MooGold takes for orders is
- * said as configured: a server learns it from its first order (createOrderSigning).
+ * A live supplier's balance through its port, which proves its credentials, with what its
+ * registration adds about the call (`doctorNote`).
  */
-async function checkMoogold(config: Config): Promise<LiveCheck> {
-  const client = createLiveMoogoldClient(config);
-  const { partnerOrderIdSigned } = client.createOrderSigning();
-  return describeResult(
-    await client.balance(),
-    ({ balance, currency }) =>
-      `balance ${balance} ${currency} (signature accepted); orders signed ` +
-      `${describeSigning(partnerOrderIdSigned)} (only an order can confirm it; a 109 refusal ` +
-      "is re-signed once the other way)",
-  );
+async function checkSupplier(
+  registration: AnySupplierRegistration,
+  config: Config,
+): Promise<LiveCheck> {
+  const client = createLiveClient(registration, config);
+  const r = await registration.port(client).readBalance();
+  if (!r.ok) return { ok: false, detail: describeFailure({ ...r, message: r.error }) };
+  const note = registration.doctorNote?.(client);
+  return { ok: true, detail: `balance ${r.balance} ${r.currency}${note ? ` ${note}` : ""}` };
 }
 
 /**
@@ -171,12 +166,16 @@ export async function examineSetup(
      * findGoLiveProblems), one line each.
      */
     database?: (config: Config) => Promise<string[]>;
+    /** The suppliers to examine: the registered ones unless a test brings its own. */
+    registrations?: readonly AnySupplierRegistration[];
   },
 ): Promise<DoctorReport> {
   const mode = env.APP_MODE || "demo";
+  const registrations = options.registrations ?? REGISTERED;
   let config: Config;
   try {
-    config = loadConfig(env);
+    // Nothing here reads a supplier's section by its vendor: a test's own list is as good.
+    config = loadConfigWith(registrations, env) as Config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return {
@@ -191,7 +190,7 @@ export async function examineSetup(
       ],
     };
   }
-  const services = servicesOf(config);
+  const services = servicesOf(config, registrations);
   const lines = [`Configuration (${config.mode} mode): no problems`];
   for (const service of services) {
     const where = service.mode === "simulator"

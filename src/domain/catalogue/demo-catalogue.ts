@@ -7,11 +7,12 @@ import {
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type { GamePackageDto } from "../../shared/game-types.ts";
 import { launchGame, LaunchGameSchema, newGameItem, readSupplierOffer } from "./launch.ts";
-import { MLBB_SUPPLIER_NAME, MOBILE_LEGENDS } from "./games.ts";
+import { MLBB_SUPPLIER_NAME, MOBILE_LEGENDS, supplierGameOf } from "./games.ts";
 import { UpstreamError } from "../errors.ts";
 import { ELITEDIAS_KEY } from "../../integrations/elitedias/port.ts";
 import { MOOGOLD_KEY } from "../../integrations/moogold/port.ts";
 import { parseDecimal } from "../money.ts";
+import { supplierPort } from "../../integrations/supplier-registry.ts";
 import { DEMO_GAME_STORIES } from "./demo-game-stories.ts";
 
 /**
@@ -140,20 +141,22 @@ const DEMO_LAUNCHES = [
 ];
 
 /**
- * Gives each demo game its About text and FAQ, and EliteDias's notes on where its ID is (what the
- * launch form keeps as the game's supplier notes), so the demo's pages read as a shop's would.
+ * Gives each demo game its About text and FAQ, and its supplier's notes on where its ID is (what
+ * the launch form keeps as the game's supplier notes), so the demo's pages read as a shop's would.
  */
 async function tellDemoStories(db: Db, suppliers: Suppliers): Promise<void> {
   for (const game of await listGameRows(db)) {
     const story = DEMO_GAME_STORIES[game.supplier_name];
     if (!story) continue;
-    const fields = game.supplier === ELITEDIAS_KEY
-      ? await suppliers.elitedias.gameFields(game.supplier_name)
+    const port = supplierPort(suppliers, game.supplier);
+    const details = port
+      ? await port.readLaunchDetails(supplierGameOf(game)[port.gameKey] ?? "")
       : null;
     await updateGameRowAtVersion(db, game.id, game.version, {
       about_this_game: story.about,
       faq: JSON.stringify(story.faq),
-      ...(fields?.ok ? { supplier_notes: fields.value.notes } : {}),
+      // A supplier without notes (MooGold has none) leaves the launch's.
+      ...(details?.supplierNotes ? { supplier_notes: details.supplierNotes } : {}),
     });
   }
 }

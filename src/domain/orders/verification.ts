@@ -7,11 +7,13 @@ import { isRestrictedMlbbUser } from "../../db/repositories/orders.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
 import type {
   AccountAnswer,
+  AccountCheckResult,
   SupplierAccount,
   SupplierGame,
   SupplierPort,
 } from "../../integrations/supplier-port.ts";
 import { requireSupplierPort, supplierPort } from "../../integrations/supplier-registry.ts";
+import { MOBILE_LEGENDS_GAME } from "../../integrations/elitedias/port.ts";
 import type { GamePackageDto } from "../../shared/game-types.ts";
 import { ConflictError, UpstreamError, ValidationError } from "../errors.ts";
 import { findMobileLegendsRow, supplierGameOf } from "../catalogue/games.ts";
@@ -108,33 +110,48 @@ export interface MlbbVerification {
   region: string;
 }
 
+/** One package's check as the verify answer shows it. */
+function packageCheck(
+  check: AccountCheckResult,
+): { valid: MlbbVerification["mlbb_global"]; name: string; error: string; region?: string } {
+  if (!check.ok) return { valid: "error", name: "", error: check.unanswered };
+  const { answer } = check;
+  return {
+    valid: answer.valid ? "valid" : answer.undecided ? "error" : "invalid",
+    name: answer.userName,
+    error: answer.errorText,
+    region: answer.region,
+  };
+}
+
 /**
- * Asks EliteDias' checkid about the account for the global and the special package at once. A
- * package whose check fails carries its error text; when neither check could be made at all the
- * call fails with the spec's verify failure.
+ * Asks the supplier of Mobile Legends' packages about the account for the global and the special
+ * package at once. A package whose check fails carries its error text; when neither check could
+ * be made at all the call fails with the spec's verify failure.
  */
 export async function verifyMlbbAccount(
   suppliers: Suppliers,
   userid: string,
   serverid: string,
 ): Promise<MlbbVerification> {
-  const [global, special] = await Promise.all([
-    suppliers.elitedias.checkId("mlbb_global", userid, serverid),
-    suppliers.elitedias.checkId("mlbb_special", userid, serverid),
-  ]);
+  const port = requireSupplierPort(suppliers, MOBILE_LEGENDS_GAME.supplier);
+  const account = { userid, serverid, characterName: "" };
+  const ask = (pkg: MlbbPackage) =>
+    port.checkAccount({ supplierName: pkg, supplierGameId: null }, account);
+  const [global, special] = await Promise.all([ask("mlbb_global"), ask("mlbb_special")]);
   if (!global.ok && !special.ok) {
-    throw new UpstreamError(`Failed to verify ID: ${global.message}`);
+    throw new UpstreamError(`Failed to verify ID: ${global.unanswered}`);
   }
-  const g = global.ok ? global.value : { valid: "error" as const, error: global.message };
-  const s = special.ok ? special.value : { valid: "error" as const, error: special.message };
+  const g = packageCheck(global);
+  const s = packageCheck(special);
   return {
     mlbb_global: g.valid,
     mlbb_special: s.valid,
-    name1: g.name ?? "",
-    name2: s.name ?? "",
-    error1: g.error ?? "",
-    error2: s.error ?? "",
-    region: ("region" in g ? g.region : undefined) ?? ("region" in s ? s.region : undefined) ?? "",
+    name1: g.name,
+    name2: s.name,
+    error1: g.error,
+    error2: s.error,
+    region: g.region ?? s.region ?? "",
   };
 }
 

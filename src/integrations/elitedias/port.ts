@@ -3,8 +3,12 @@
 // deduplicates on `reference` is unconfirmed (external-apis.md §2.3), so it declares no lookup.
 import { MLBB_SUPPLIER_NAME } from "../../shared/consumer-storefront.ts";
 import type { ElitediasClient } from "./client.ts";
-import { classify, type SupplierPort, type SupplierProfile } from "../supplier-port.ts";
-import type { SupplierRegistration } from "../supplier-registry.ts";
+import {
+  balanceFailure,
+  classify,
+  type SupplierPort,
+  type SupplierProfile,
+} from "../supplier-port.ts";
 
 /** EliteDias's key in games.supplier and orders.supplier. */
 export const ELITEDIAS_KEY = "elephant";
@@ -15,7 +19,8 @@ export const ELITEDIAS_KEY = "elephant";
  */
 export const MOBILE_LEGENDS_GAME = { supplier: ELITEDIAS_KEY, supplierName: MLBB_SUPPLIER_NAME };
 
-const PROFILE: SupplierProfile = {
+/** What is known of EliteDias without asking it. */
+export const ELITEDIAS_PROFILE: SupplierProfile = {
   key: ELITEDIAS_KEY,
   name: "EliteDias",
   vendor: "elitedias",
@@ -38,7 +43,7 @@ export interface ElitediasVerification {
 /** The supplier port of an EliteDias client. */
 export function createElitediasPort(client: ElitediasClient): SupplierPort {
   return {
-    ...PROFILE,
+    ...ELITEDIAS_PROFILE,
 
     prepareCreate(order) {
       return Promise.resolve(async () => {
@@ -80,6 +85,8 @@ export function createElitediasPort(client: ElitediasClient): SupplierPort {
           valid: presented.valid === "valid",
           userName: presented.name,
           errorText: presented.error,
+          undecided: presented.valid === "error",
+          region: r.value.region,
         },
         presented,
       };
@@ -101,8 +108,8 @@ export function createElitediasPort(client: ElitediasClient): SupplierPort {
     async readBalance() {
       const r = await client.balance();
       return r.ok
-        ? { ok: true, balance: r.value, currency: PROFILE.balanceCurrency }
-        : { ok: false, error: r.message };
+        ? { ok: true, balance: r.value, currency: ELITEDIAS_PROFILE.balanceCurrency }
+        : balanceFailure(r);
     },
 
     async readLaunchDetails(game) {
@@ -117,9 +124,3 @@ export function createElitediasPort(client: ElitediasClient): SupplierPort {
     },
   };
 }
-
-/** EliteDias in the supplier registry. */
-export const elitediasSupplier: SupplierRegistration = {
-  ...PROFILE,
-  port: (suppliers) => createElitediasPort(suppliers.elitedias),
-};

@@ -2,7 +2,7 @@
 // request passes (routing, Origin, faults, api_key); what EliteDias sells and remembers lives in
 // simulator-shop.ts. checkid sits at {basePath}/checkid, standing in for the public host.
 
-import { SIMULATOR_CREDENTIALS } from "../../config.ts";
+import { ELITEDIAS_SIMULATOR_CREDENTIALS } from "./supplier.ts";
 import {
   asObject,
   createFaultGate,
@@ -46,7 +46,7 @@ export interface ElitediasSimulator extends SimulatorFaultLevers, Omit<Elitedias
 }
 
 /** The api_key the simulator accepts unless told otherwise. */
-export const ELITEDIAS_SIMULATOR_API_KEY = SIMULATOR_CREDENTIALS.elitedias.apiKey;
+export const ELITEDIAS_SIMULATOR_API_KEY = ELITEDIAS_SIMULATOR_CREDENTIALS.apiKey;
 
 /** Creates an in-memory EliteDias with the seeded catalogue. */
 export function createElitediasSimulator(

@@ -3,13 +3,13 @@
 import type { MoogoldClient } from "./client.ts";
 import {
   type AccountCheckResult,
+  balanceFailure,
   classify,
   type SupplierOrder,
   type SupplierPort,
   type SupplierProfile,
   type SupplierVerdict,
 } from "../supplier-port.ts";
-import type { SupplierRegistration } from "../supplier-registry.ts";
 
 /** MooGold's key in games.supplier and orders.supplier. */
 export const MOOGOLD_KEY = "monkey";
@@ -65,7 +65,8 @@ function productIdOf(text: string | null): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-const PROFILE: SupplierProfile = {
+/** What is known of MooGold without asking it. */
+export const MOOGOLD_PROFILE: SupplierProfile = {
   key: MOOGOLD_KEY,
   name: "MooGold",
   vendor: "moogold",
@@ -95,7 +96,7 @@ export function createMoogoldPort(client: MoogoldClient): SupplierPort {
   }
 
   return {
-    ...PROFILE,
+    ...MOOGOLD_PROFILE,
 
     async prepareCreate(order) {
       const labels = await moogoldFields(client, Number(order.productId));
@@ -191,7 +192,7 @@ export function createMoogoldPort(client: MoogoldClient): SupplierPort {
       const r = await client.balance();
       return r.ok
         ? { ok: true, balance: r.value.balance, currency: r.value.currency }
-        : { ok: false, error: r.message };
+        : balanceFailure(r);
     },
 
     async readLaunchDetails(game) {
@@ -206,9 +207,3 @@ export function createMoogoldPort(client: MoogoldClient): SupplierPort {
     },
   };
 }
-
-/** MooGold in the supplier registry. */
-export const moogoldSupplier: SupplierRegistration = {
-  ...PROFILE,
-  port: (suppliers) => createMoogoldPort(suppliers.moogold),
-};

@@ -4,7 +4,7 @@
 
 import { Buffer } from "node:buffer";
 import { timingSafeEqual } from "node:crypto";
-import { SIMULATOR_CREDENTIALS } from "../../config.ts";
+import { MOOGOLD_SIMULATOR_CREDENTIALS } from "./supplier.ts";
 import {
   asObject,
   createFaultGate,
@@ -58,7 +58,7 @@ export interface MoogoldSimulator extends SimulatorFaultLevers, Omit<MoogoldShop
 }
 
 /** Credentials the simulator accepts unless told otherwise. */
-export const MOOGOLD_SIMULATOR_CREDENTIALS = SIMULATOR_CREDENTIALS.moogold;
+export { MOOGOLD_SIMULATOR_CREDENTIALS };
 
 // MooGold's replay window is unconfirmed; five minutes catches milliseconds-for-seconds bugs.
 const MAX_CLOCK_SKEW_SECONDS = 300;

@@ -7,14 +7,17 @@ import { errorText } from "./games/draft.ts";
 import { BankTransferForm } from "./settings/BankTransferForm.tsx";
 import { useSettingsSave, useSettingsValue } from "./settings/use-settings-save.tsx";
 import { RestrictedUsers } from "./settings/RestrictedUsers.tsx";
-import { AlertThresholds } from "./settings/AlertThresholds.tsx";
+import { AlertThresholds, type BalanceThreshold } from "./settings/AlertThresholds.tsx";
 import { StorePoliciesForm } from "./settings/StorePoliciesForm.tsx";
 import type { AdminViewProps } from "./types.ts";
 import "../../styles/admin-games.css";
 import "../../styles/admin-people.css";
 import "../../styles/admin-operations.css";
 
-export type SettingsViewProps = AdminViewProps;
+export type SettingsViewProps = AdminViewProps & {
+  /** The suppliers' low-balance thresholds, as the page names them. */
+  balanceThresholds: BalanceThreshold[];
+};
 
 /** GET /api/yahoo_finance/usd_sgd. */
 interface UsdSgdQuote {
@@ -95,7 +98,7 @@ function MarkUpForm({ onSaved }: { onSaved: () => void }) {
   );
 }
 
-export default function SettingsView(_props: SettingsViewProps) {
+export default function SettingsView(props: SettingsViewProps) {
   const [reload, setReload] = useState(0);
   return (
     <section class="ap-settings">
@@ -109,7 +112,7 @@ export default function SettingsView(_props: SettingsViewProps) {
       </div>
       <BankTransferForm />
       <RestrictedUsers />
-      <AlertThresholds />
+      <AlertThresholds balances={props.balanceThresholds} />
       <StorePoliciesForm />
     </section>
   );

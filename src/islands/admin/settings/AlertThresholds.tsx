@@ -1,38 +1,31 @@
 // Admin → Settings, 'Alerts' (ours, not the spec's): when the admins are emailed about a
 // supplier's low balance, a job backlog or a reseller's failing webhooks (GET/PUT
-// /api/settings/alerts). Numbers are sent as numbers; the server checks ranges and decimals.
+// /api/settings/alerts). Numbers are sent as numbers; the server checks ranges and decimals. The
+// page names the suppliers' thresholds (one per registered supplier, with its currency).
 import { useEffect, useState } from "react";
 import { callApi } from "../../lib/api.ts";
 import { errorText } from "../games/draft.ts";
 import { useSettingsSave } from "./use-settings-save.tsx";
 
-interface AlertSettings {
-  moogoldMinBalance: number;
-  elitediasMinBalance: number;
-  jobBacklogLimit: number;
-  webhookFailureLimit: number;
+/** A supplier's low-balance threshold: its setting's key, and its label with its currency. */
+export interface BalanceThreshold {
+  key: string;
+  label: string;
 }
 
-const FIELDS: { key: keyof AlertSettings; label: string; step: string }[] = [
-  { key: "moogoldMinBalance", label: "MooGold balance below (USD)", step: "0.01" },
-  { key: "elitediasMinBalance", label: "EliteDias balance below (SGD)", step: "0.01" },
+/** The thresholds that are not a supplier's. */
+const APP_FIELDS = [
   { key: "jobBacklogLimit", label: "Jobs due above", step: "1" },
   { key: "webhookFailureLimit", label: "Webhook failures in a row", step: "1" },
 ];
 
-export function AlertThresholds() {
-  const [values, setValues] = useState<Record<keyof AlertSettings, string> | null>(null);
+export function AlertThresholds({ balances }: { balances: BalanceThreshold[] }) {
+  const fields = [...balances.map((b) => ({ ...b, step: "0.01" })), ...APP_FIELDS];
+  const [values, setValues] = useState<Record<string, string> | null>(null);
   const { busy, message, setMessage, save } = useSettingsSave();
   useEffect(() => {
-    callApi<AlertSettings>("GET", "/api/settings/alerts")
-      .then((s) =>
-        setValues({
-          moogoldMinBalance: String(s.moogoldMinBalance),
-          elitediasMinBalance: String(s.elitediasMinBalance),
-          jobBacklogLimit: String(s.jobBacklogLimit),
-          webhookFailureLimit: String(s.webhookFailureLimit),
-        })
-      )
+    callApi<Record<string, number>>("GET", "/api/settings/alerts")
+      .then((s) => setValues(Object.fromEntries(fields.map((f) => [f.key, String(s[f.key])]))))
       .catch((error) => {
         console.error(error);
         setMessage({ ok: false, text: errorText(error) });
@@ -43,12 +36,11 @@ export function AlertThresholds() {
     e.preventDefault();
     if (!values) return;
     save(() =>
-      callApi("PUT", "/api/settings/alerts", {
-        moogoldMinBalance: Number(values.moogoldMinBalance),
-        elitediasMinBalance: Number(values.elitediasMinBalance),
-        jobBacklogLimit: Number(values.jobBacklogLimit),
-        webhookFailureLimit: Number(values.webhookFailureLimit),
-      })
+      callApi(
+        "PUT",
+        "/api/settings/alerts",
+        Object.fromEntries(fields.map((f) => [f.key, Number(values[f.key])])),
+      )
     );
   };
 
@@ -61,7 +53,7 @@ export function AlertThresholds() {
         this many times in a row, and when Needs review or the failed jobs gain an entry.
       </p>
       <div class="ap-alert-fields">
-        {FIELDS.map((field) => (
+        {fields.map((field) => (
           <label key={field.key}>
             <span>{field.label}</span>
             <input
