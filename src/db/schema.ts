@@ -265,6 +265,14 @@ export interface SupplierAttemptsTable {
   finished_at: Date | null;
 }
 
+/** One ended stay in Needs review (migration 0025): appended by a trigger when review_since clears. */
+export interface OrderReviewSpansTable {
+  id: Generated<number>;
+  order_id: string;
+  since: Date;
+  ended_at: CreatedAt;
+}
+
 export interface PaymentEventsTable {
   id: Generated<number>;
   provider: string;
@@ -415,6 +423,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   supplier_attempts: SupplierAttemptsTable;
+  order_review_spans: OrderReviewSpansTable;
   supplier_balance_readings: SupplierBalanceReadingsTable;
   alert_conditions: AlertConditionsTable;
   alerts: AlertsTable;

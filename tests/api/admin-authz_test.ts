@@ -25,6 +25,9 @@ const NOT_ADMIN: Record<string, string> = {
   "POST order/[id]/cancel-payment.ts":
     "public: the buyer back from HitPay's Cancel, proven by the payment request id",
   "POST order/[id]/try-again.ts": "public: the result page's Try again, a new checkout",
+  "GET order/[id]/timeline.ts": "public: the result page's timeline, steps and times only",
+  "POST order/[id]/check-payment.ts":
+    "public: the result page's I have paid, HitPay asked within the per-order limit",
   "POST payment/hitpay/webhook.ts": "HitPay, authenticated by its signature",
   "POST inbound-email.ts": "the mail provider, authenticated by INBOUND_MAIL_SECRET (emails_test)",
   "POST consumers/verify_id/mlbb.ts": "public: consumer top-up page",

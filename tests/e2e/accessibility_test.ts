@@ -17,6 +17,7 @@ import { generateTotpCode } from "../../src/domain/auth/totp.ts";
 import { DEMO_ADMIN, DEMO_RESELLER, seedDemoUsers } from "../../src/domain/auth/bootstrap.ts";
 import { findResellerByEmail } from "../../src/db/repositories/resellers.ts";
 import type { NewOrder } from "../../src/db/schema.ts";
+import { ORDER_DRAFT_KEY } from "../../src/shared/consumer-storefront.ts";
 
 const AXE = await Deno.readTextFile(
   new URL("../../node_modules/axe-core/axe.min.js", import.meta.url),
@@ -187,6 +188,18 @@ Deno.test({
           consumer_phone: "+63 917 123 4567",
           payment_provider: "hitpay",
         },
+        {
+          ...common,
+          id: "C0000000000000002",
+          buyer_type: "consumer",
+          status: "payment-received-pending-disbursement",
+          consumer_name: "Maria Angelica Dela Cruz",
+          consumer_email: "maria.angelica.delacruz@example.com",
+          consumer_phone: "+63 917 123 4567",
+          payment_provider: "hitpay",
+          review_since: new Date(),
+          review_reason: "no usable answer",
+        },
       ];
       await db.insertInto("orders").values(orders).execute();
     });
@@ -236,6 +249,23 @@ Deno.test({
         await gotoHydrated(page, `${server.url}${path}`);
         await check(screen);
       }
+      // The result page of a paid order in Needs review: the order block and its timeline.
+      await page.evaluate(([key, draft]) => localStorage.setItem(key, draft), [
+        ORDER_DRAFT_KEY,
+        JSON.stringify({
+          orderID: "C0000000000000002",
+          gameName: "Mobile Legends",
+          userName: "A Rather Long Player Name",
+          userid: "22222222",
+          serverid: "2222",
+          itemName: "172 Diamonds",
+          amount: 3200,
+          status: "payment-received-pending-disbursement",
+        }),
+      ]);
+      await gotoHydrated(page, `${server.url}/payment/success`);
+      await page.getByText("We are checking this order with the supplier").waitFor();
+      await check("consumer result with its timeline");
       // Verify with the fields empty: each says what it needs.
       await gotoHydrated(page, `${server.url}/consumers/genshin-impact`);
       await page.getByRole("button", { name: "Verify" }).click();

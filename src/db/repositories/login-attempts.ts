@@ -18,6 +18,22 @@ export async function countInWindow(
   return row?.failures ?? 0;
 }
 
+/** Whole seconds until `key`'s current window ends (at least 1; 1 when it has none). */
+export async function secondsLeftInWindow(
+  db: Db,
+  key: string,
+  windowSeconds: number,
+): Promise<number> {
+  const row = await db.selectFrom("login_attempts")
+    .select(
+      sql<number>`ceil(extract(epoch from
+        window_start + make_interval(secs => ${windowSeconds}) - now()))::int`.as("wait"),
+    )
+    .where("key", "=", key)
+    .executeTakeFirst();
+  return Math.max(1, row?.wait ?? 1);
+}
+
 const expiredAfter = (windowSeconds: number) =>
   sql<boolean>`login_attempts.window_start <= now() - make_interval(secs => ${windowSeconds})`;
 

@@ -5,6 +5,7 @@ import {
   recordHit,
   recordSpacedHit,
   releaseHit,
+  secondsLeftInWindow,
   secondsUntilSpacedHit,
   type Spacing,
 } from "../../db/repositories/login-attempts.ts";
@@ -169,6 +170,19 @@ async function isFull(db: Db, limit: WindowLimit, key: string): Promise<boolean>
 export async function takeRateLimit(db: Db, limit: WindowLimit, key: string): Promise<boolean> {
   if (await isFull(db, limit, key)) return false;
   return await recordHit(db, keyOf(limit, key), limit.windowSeconds, limit.max) !== undefined;
+}
+
+/**
+ * `takeRateLimit` that says how long to wait: undefined when this request was counted, else the
+ * whole seconds until `key`'s window ends and a request may be counted again.
+ */
+export async function takeRateLimitOrWait(
+  db: Db,
+  limit: WindowLimit,
+  key: string,
+): Promise<number | undefined> {
+  if (await takeRateLimit(db, limit, key)) return undefined;
+  return await secondsLeftInWindow(db, keyOf(limit, key), limit.windowSeconds);
 }
 
 /** Counts this request against `key` and refuses with 429 once the window's limit is passed. */

@@ -56,6 +56,11 @@ export interface ConsumerOrderStatus {
 export const HITPAY = "hitpay";
 export const MANUAL = "manual";
 
+/** The outcome stored on the payment event that paid its order. */
+export const PAID_OUTCOME = "paid";
+/** The audit action of an admin confirming a manual payment. */
+export const MANUAL_PAYMENT_CONFIRMED = "order.confirm_manual_payment";
+
 /**
  * The one way a consumer order becomes paid: awaiting payment (or a HitPay payment that ended
  * unpaid, whose request may still complete) → payment received in one conditional update, and in
@@ -132,7 +137,11 @@ export async function applyPaymentReport(
       rawBody: input.rawBody,
     });
     if (eventId === undefined) return { kind: "duplicate" };
-    let outcome = effect.kind === "record" ? effect.reason : effect.kind === "pay" ? "paid" : "";
+    let outcome = effect.kind === "record"
+      ? effect.reason
+      : effect.kind === "pay"
+      ? PAID_OUTCOME
+      : "";
     if (effect.kind === "pay" && !await markConsumerOrderPaid(trx, referenceNumber)) {
       outcome = "already moved on";
     }
@@ -154,7 +163,7 @@ export async function applyPaymentReport(
     });
   }
   countConsumerPayment(
-    result.kind !== "applied" ? result.kind : result.outcome === "paid" ? "paid" : "recorded",
+    result.kind !== "applied" ? result.kind : result.outcome === PAID_OUTCOME ? "paid" : "recorded",
   );
   return result;
 }
@@ -300,7 +309,7 @@ export async function reconcileHitPayPayments(
     .filter((o) => o.payment_provider === HITPAY && o.payment_reference);
   let paid = 0;
   const { failed } = await forEachConcurrently(open, 4, async (order) => {
-    if (await reconcileHitPayPayment(db, hitpay, order) === "paid") paid++;
+    if (await reconcileHitPayPayment(db, hitpay, order) === PAID_OUTCOME) paid++;
   });
   return { checked: open.length, paid, failed };
 }
@@ -400,7 +409,7 @@ export async function settleManualPayment(
     }
     await insertAudit(trx, {
       ...auditActor(input.actor),
-      action: input.cancel ? "order.cancel_manual_payment" : "order.confirm_manual_payment",
+      action: input.cancel ? "order.cancel_manual_payment" : MANUAL_PAYMENT_CONFIRMED,
       targetType: "order",
       targetId: before.id,
       before: { status: before.status },

@@ -1,6 +1,9 @@
 // Spec §2 consumer payment result: headline, sub text and tip per status, the contact buttons and
 // the order block; spec §4: the status is polled every 3 s and polling stops on a final status or
-// after 30 s. Shared by /payment/success and the order lookup.
+// after 30 s. Beyond the spec: the order's timeline under the block (read again when the status
+// changes and when polling stops, since a check in Needs review starts without a status change),
+// "Check again" once polling stopped short of a final status, and "I have paid" on a HitPay order
+// awaiting payment. Shared by /payment/success and the order lookup.
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import {
@@ -13,8 +16,13 @@ import {
 import { callApi } from "../lib/api.ts";
 import { dollarsToDollarString } from "../lib/format.ts";
 import { GemText } from "../lib/GemText.tsx";
+import type { ConsumerOrderTimeline } from "../../shared/consumer-order-timeline.ts";
+import { AWAITING_PAYMENT } from "../../shared/order-lifecycle.ts";
 import { BankTransfer } from "./BankTransfer.tsx";
+import { OrderTimeline } from "./OrderTimeline.tsx";
+import { PaymentCheck } from "./PaymentCheck.tsx";
 import { TryAgain } from "./TryAgain.tsx";
+import { RefreshIcon } from "../lib/icons.tsx";
 
 /** Spec §9: poll every 3 seconds, give up after 30. */
 const POLL_EVERY_MS = 3_000;
@@ -42,6 +50,14 @@ export async function fetchOrderStatus(orderId: string): Promise<OrderStatusAnsw
   );
 }
 
+/** GET /api/order/{id}/timeline: the order's steps with their times. */
+export async function fetchOrderTimeline(orderId: string): Promise<ConsumerOrderTimeline> {
+  return await callApi<ConsumerOrderTimeline>(
+    "GET",
+    `/api/order/${encodeURIComponent(orderId)}/timeline`,
+  );
+}
+
 /** The status call's answer. */
 export type OrderStatusAnswer = Pick<ConsumerOrderView, "status" | "bankTransfer">;
 
@@ -54,12 +70,27 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
   const status = useSignal(order.status);
   const bankTransfer = useSignal(order.bankTransfer);
   const polling = useSignal(!FINAL_STATUSES.includes(order.status));
+  const checking = useSignal(false);
+  const timeline = useSignal<ConsumerOrderTimeline | null>(null);
+  /** Each round of polling: the first, and one more when "I have paid" finds the payment. */
+  const round = useSignal(0);
+
+  // The timeline adds to the spec's page: when it cannot be read, the page goes on without it.
+  const loadTimeline = async () => {
+    try {
+      timeline.value = await fetchOrderTimeline(order.orderID);
+    } catch (error) {
+      console.error(error);
+    }
+  };
 
   useEffect(() => {
+    if (round.value === 0) loadTimeline();
     if (!polling.value) return;
     const started = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
+      const before = status.value;
       try {
         const answer = await fetchOrderStatus(order.orderID);
         status.value = answer.status;
@@ -70,7 +101,9 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
         onFailed();
         return;
       }
-      if (FINAL_STATUSES.includes(status.value) || Date.now() - started >= POLL_FOR_MS) {
+      const stop = FINAL_STATUSES.includes(status.value) || Date.now() - started >= POLL_FOR_MS;
+      if (stop || status.value !== before) loadTimeline();
+      if (stop) {
         polling.value = false;
       } else {
         timer = setTimeout(poll, POLL_EVERY_MS);
@@ -78,7 +111,37 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
     };
     timer = setTimeout(poll, POLL_EVERY_MS);
     return () => clearTimeout(timer);
-  }, [order.orderID]);
+  }, [order.orderID, round.value]);
+
+  /** "Check again": one more status call (and the timeline) on demand, after polling stopped. */
+  const checkAgain = async () => {
+    checking.value = true;
+    try {
+      const answer = await fetchOrderStatus(order.orderID);
+      status.value = answer.status;
+      bankTransfer.value = answer.bankTransfer;
+      await loadTimeline();
+    } catch (error) {
+      console.error(error);
+      onFailed();
+    } finally {
+      checking.value = false;
+    }
+  };
+
+  /**
+   * The status after "I have paid" asked HitPay. Found paid, the order is followed as on arrival:
+   * polled again (spec §4's 3 s, up to 30 s) until it is delivered.
+   */
+  const paymentChecked = (after: string) => {
+    if (after === status.value) return;
+    status.value = after;
+    loadTimeline();
+    if (!FINAL_STATUSES.includes(after)) {
+      polling.value = true;
+      round.value++;
+    }
+  };
 
   const texts = resultTextsFor(status.value, { awaitingTransfer: !!bankTransfer.value });
   const amount = dollarsToDollarString(order.amount);
@@ -101,6 +164,24 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
         <p class="muted ct-checking" role="status">
           <span class="ct-spinner" aria-hidden="true" />Checking your order status...
         </p>
+      )}
+      {status.value === AWAITING_PAYMENT && timeline.value?.canCheckPayment && (
+        <PaymentCheck orderId={order.orderID} onStatus={paymentChecked} />
+      )}
+      {!polling.value && !FINAL_STATUSES.includes(status.value) && (
+        <div class="ct-actions">
+          <button
+            type="button"
+            class="btn-secondary"
+            disabled={checking.value}
+            aria-busy={checking.value}
+            onClick={checkAgain}
+          >
+            {checking.value
+              ? <span class="ct-spinner" aria-hidden="true" />
+              : <RefreshIcon size={16} class="ct-button-icon" />}Check again
+          </button>
+        </div>
       )}
       {bankTransfer.value && (
         <BankTransfer details={bankTransfer.value} orderId={order.orderID} amount={amount} />
@@ -128,6 +209,7 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
           <dd>{amount}</dd>
         </div>
       </dl>
+      {timeline.value && <OrderTimeline entries={timeline.value.entries} />}
       {!playerShown && (
         <p class="muted ct-find-order">
           This page opened without your order's details, so only the order is shown.{" "}
