@@ -42,6 +42,7 @@ const LEVERS = new Set([
   "resendWebhook",
   "holdWebhooks",
   "listRequests",
+  "listRefunds",
   "awaitWebhooks",
 ]);
 
