@@ -104,7 +104,10 @@ export function registerOrdersRefund(orders: Command): void {
       const order = await withDb((db) =>
         resolveReview(db, { orderId: id.trim(), action: "refund", actor: cliActor() })
       );
-      printData({ order: order.id, status: order.status, lastError: order.last_error }, !!opts.json);
+      printData(
+        { order: order.id, status: order.status, lastError: order.last_error },
+        !!opts.json,
+      );
     });
 }
 

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, withHandle } from "../helpers/backends.ts";
 import { startTestSuppliers } from "../helpers/suppliers.ts";
 import { consumerOrderRow, launchPubgMobile } from "../helpers/orders.ts";
+import { resolvePublicOrigin } from "../../src/config.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { RefundRow } from "../../src/db/schema.ts";
 import { setPaymentReference } from "../../src/db/repositories/orders.ts";
@@ -59,13 +60,17 @@ interface World {
   paidOrder(id: string): Promise<{ requestId: string; paymentId: string }>;
   /** One pass of the job runner over the due jobs of `kind`, every queued one made due first. */
   runJobs(kind: string): Promise<number>;
-  order(id: string): Promise<{ status: string; last_error: string | null; payment_id: string | null }>;
+  order(
+    id: string,
+  ): Promise<{ status: string; last_error: string | null; payment_id: string | null }>;
   refundOf(id: string): Promise<RefundRow[]>;
   /** Subjects of the mail queued to `to`. */
   mailTo(to: string): Promise<string[]>;
 }
 
 async function withWorld(run: (w: World) => Promise<void>): Promise<void> {
+  // The receipts link to the order page.
+  resolvePublicOrigin({ publicUrl: "https://shop.example.com" }, "http://127.0.0.1:1");
   const tdb = await createTestDatabase();
   // Answers held by a "lost" or "timeout" fault end long after the client gave up.
   const hitpaySim = createHitPaySimulator({ apiKey: API_KEY, salt: SALT, knobs: { holdMs: 5000 } });
@@ -149,7 +154,8 @@ async function withWorld(run: (w: World) => Promise<void>): Promise<void> {
             return await runner.runOnce(kind);
           },
           order,
-          refundOf: (id) => db.selectFrom("refunds").selectAll().where("order_id", "=", id).execute(),
+          refundOf: (id) =>
+            db.selectFrom("refunds").selectAll().where("order_id", "=", id).execute(),
           async mailTo(to) {
             const jobs = await db.selectFrom("jobs").select("payload")
               .where("kind", "=", SEND_MAIL_JOB).orderBy("id").execute();
@@ -217,7 +223,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "[refunds] an admin's Refund and the automatic refund of one order, in parallel, make one " +
+  name:
+    "[refunds] an admin's Refund and the automatic refund of one order, in parallel, make one " +
     "HitPay refund",
   sanitizeResources: false,
   sanitizeOps: false,
@@ -272,7 +279,7 @@ Deno.test({
       assert.equal((await w.order("CREFUND0003")).status, FAILED);
       const queue = await listReviewQueue(w.db);
       assert.deepEqual(queue.map((o) => o.id), ["CREFUND0003"]);
-      assert.match(queue[0].reviewReason, /HitPay refused the refund of 12\.99 SGD/);
+      assert.match(queue[0].reviewReason, /HitPay refused the refund of \$12\.99 SGD/);
       assert.ok(queue[0].reviewReason.includes(REFUND_REFUSED_MESSAGE));
       assert.equal(queue[0].refund?.status, "refused");
 

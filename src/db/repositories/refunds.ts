@@ -113,9 +113,7 @@ export async function recordRefundOutcome(
   let query = db.updateTable("refunds")
     .set({
       status: outcome.status,
-      ...(outcome.hitpayRefundId === undefined
-        ? {}
-        : { hitpay_refund_id: outcome.hitpayRefundId }),
+      ...(outcome.hitpayRefundId === undefined ? {} : { hitpay_refund_id: outcome.hitpayRefundId }),
       ...(outcome.hitpayStatus === undefined ? {} : { hitpay_status: outcome.hitpayStatus }),
       ...(outcome.error === undefined ? {} : { error: outcome.error?.slice(0, 1000) ?? null }),
       ...(outcome.paymentId === undefined ? {} : { payment_id: outcome.paymentId }),

@@ -21,7 +21,9 @@ export async function failConsumerOrder(
   reason: string,
   refund: RefundAsk = { reason: REFUND_REASONS.failed, by: SYSTEM },
 ): Promise<OrderRow | undefined> {
-  const order = await move(trx, orderId, "consumer", "failed", { lastError: reason.slice(0, 1000) });
+  const order = await move(trx, orderId, "consumer", "failed", {
+    lastError: reason.slice(0, 1000),
+  });
   if (order) await requestRefund(trx, order, refund);
   return order;
 }

@@ -175,7 +175,9 @@ async function recordRefused(
     await sendRefundToReview(
       trx,
       refund.order_id,
-      `HitPay refused the refund of ${centsToDollarString(Number(refund.amount_cents))} SGD: ${why}`,
+      `HitPay refused the refund of ${
+        centsToDollarString(Number(refund.amount_cents))
+      } SGD: ${why}`,
     );
   });
 }

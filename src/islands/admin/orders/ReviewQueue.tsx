@@ -112,8 +112,9 @@ export function ReviewQueue({ orders, onPosted }: ReviewQueueProps) {
                 </p>
                 {order.refund && (
                   <p class="ao-reason">
-                    <span class="muted">Refund:</span>{" "}
-                    {dollarsToDollarString(order.refund.amount)} {order.refund.status}
+                    <span class="muted">Refund:</span> {dollarsToDollarString(order.refund.amount)}
+                    {" "}
+                    {order.refund.status}
                     {order.refund.hitpayRefundId && ` (HitPay ${order.refund.hitpayRefundId})`}
                     {order.refund.error && `: ${order.refund.error}`}
                   </p>
