@@ -56,10 +56,11 @@ export interface RefundAsk {
 }
 
 /**
- * How long a refund request counts as out once sent: past the HitPay client's timeout, so a job
- * finding a claim this old knows its sender died (or never heard back) and reads the payment.
+ * How long a refund request counts as out once sent: past the HitPay client's longest timeout
+ * (SUPPLIER_TIMEOUT_MS is at most two minutes), so a job finding a claim this old knows its sender
+ * died (or never heard back) and reads the payment.
  */
-const SEND_LEASE_SECONDS = 120;
+const SEND_LEASE_SECONDS = 180;
 
 /** HitPay's word for a refund that went through (its OpenAPI example). */
 const REFUND_SUCCEEDED = "succeeded";
