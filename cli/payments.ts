@@ -4,6 +4,7 @@ import {
   settleManualPayment,
 } from "../src/domain/payments/consumer-payments.ts";
 import { cliActor } from "../src/domain/actor.ts";
+import { getConfig } from "../src/config.ts";
 import { cliHitPay, printData, report, resolveCliOrigin, withDb } from "./io.ts";
 
 /** `payments reconcile`: asks HitPay about consumer orders still awaiting payment (cron-safe). */
@@ -13,15 +14,18 @@ export function registerPaymentCommands(program: Command): void {
     .command("reconcile")
     .description(
       "Ask HitPay about every consumer order still awaiting payment and apply completed " +
-        "payments exactly as their webhook would (a later webhook is a replay); safe from cron",
+        "payments exactly as their webhook would (a later webhook is a replay); an order still " +
+        "unpaid past HITPAY_PAYMENT_EXPIRY_MINUTES (plus 5) expires, and a payment after that " +
+        "is refunded; safe from cron",
     )
     .option("--json", "print the result as JSON")
     .action(async (opts: { json?: boolean }) => {
       const hitpay = cliHitPay();
       resolveCliOrigin();
-      const result = await withDb((db) => reconcileHitPayPayments(db, hitpay));
+      const expiryMinutes = getConfig().hitpay.expiryMinutes;
+      const result = await withDb((db) => reconcileHitPayPayments(db, hitpay, { expiryMinutes }));
       const summary = `${result.checked} order(s) awaiting payment checked, ${result.paid} paid, ` +
-        `${result.failed} could not be checked`;
+        `${result.expired} expired, ${result.failed} could not be checked`;
       if (opts.json) console.log(JSON.stringify(result));
       else if (result.failed) console.log(summary);
       else report(summary);

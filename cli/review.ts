@@ -44,8 +44,8 @@ export function registerOrdersReview(orders: Command): void {
     .command("resolve")
     .description(
       "Resolve one order: --delivered <supplier order id> (you found it delivered at the " +
-        "supplier), --refund (a reseller is credited once; a consumer order is marked failed, " +
-        "refund the payment in HitPay), or --resend (you checked the supplier does not hold it)",
+        "supplier), --refund (a reseller is credited once; a consumer's HitPay payment is " +
+        "refunded through HitPay, once), or --resend (you checked the supplier does not hold it)",
     )
     .requiredOption("--order <id>", "the order number")
     .option("--delivered <supplierOrderId>", "mark it delivered with the supplier's order id")
@@ -80,6 +80,32 @@ export function registerOrdersReview(orders: Command): void {
       );
       printData(
         { order: order.id, status: order.status, supplierOrderId: order.supplier_order_id },
+        !!opts.json,
+      );
+    });
+}
+
+/**
+ * `orders refund <id>`: Needs review's Refund on one order, as `orders review resolve --refund`
+ * does it (audited as the CLI's user): a reseller is credited once, a consumer's HitPay payment is
+ * refunded through HitPay, and a consumer order whose refund HitPay refused has HitPay asked again.
+ */
+export function registerOrdersRefund(orders: Command): void {
+  orders
+    .command("refund")
+    .description(
+      "Refund an order waiting in Needs review: a reseller's balance is credited once; a " +
+        "consumer's HitPay payment is refunded through HitPay (asked again when HitPay refused)",
+    )
+    .argument("<id>", "the order number")
+    .option("--json", "print the result as JSON")
+    .action(async (id: string, opts: { json?: boolean }) => {
+      resolveCliOrigin();
+      const order = await withDb((db) =>
+        resolveReview(db, { orderId: id.trim(), action: "refund", actor: cliActor() })
+      );
+      printData(
+        { order: order.id, status: order.status, lastError: order.last_error },
         !!opts.json,
       );
     });

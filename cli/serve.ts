@@ -29,6 +29,8 @@ import { logger } from "../src/observability/log.ts";
 import { observeRequest, renderMetrics, setJobQueue } from "../src/observability/metrics.ts";
 import { timingSafeEqual } from "node:crypto";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
+import { refundJobHandlers } from "../src/domain/payments/consumer-refunds.ts";
+import { getHitPayClient } from "../src/integrations/hitpay/client.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
 import { getSecretBox } from "../src/domain/auth/app-secret.ts";
 import { webhookJobHandlers } from "../src/domain/resellers/webhooks.ts";
@@ -245,6 +247,7 @@ async function listen(
   if (simulators.names.length) log(`Simulators mounted: ${simulators.names.join(", ")}`);
   const handlers = {
     ...orderJobHandlers(db, () => getSuppliers(config)),
+    ...refundJobHandlers(db, () => getHitPayClient(config)),
     ...operationsJobHandlers(db, () => getSuppliers(config)),
     ...mailJobHandlers(db, () => getMailer(config)),
     ...webhookJobHandlers(db, () => getSecretBox(db, config.appSecret), {

@@ -44,6 +44,7 @@ const LEVERS = new Set([
   "resendWebhook",
   "holdWebhooks",
   "listRequests",
+  "listRefunds",
   "awaitWebhooks",
 ]);
 

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { createJobRunner, JOB_SLOTS } from "../src/domain/jobs.ts";
 import { dashboardRollup } from "../src/domain/admin/dashboard.ts";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
+import { refundJobHandlers } from "../src/domain/payments/consumer-refunds.ts";
 import { mailJobHandlers } from "../src/domain/mail/outbox.ts";
 import { webhookJobHandlers } from "../src/domain/resellers/webhooks.ts";
 import { getSecretBox } from "../src/domain/auth/app-secret.ts";
@@ -10,14 +11,22 @@ import { operationsJobHandlers, scheduleOperationsWatch } from "../src/domain/op
 import { getMailer } from "../src/integrations/mail/mailer.ts";
 import { getConfig } from "../src/config.ts";
 import { closeDb, getDb } from "../src/db/client.ts";
-import { checkAppTables, cliDatabase, cliSuppliers, databaseName, resolveCliOrigin } from "./io.ts";
+import {
+  checkAppTables,
+  cliDatabase,
+  cliHitPay,
+  cliSuppliers,
+  databaseName,
+  resolveCliOrigin,
+} from "./io.ts";
 
 /** `worker`: runs only the job queue, for a box that serves no HTTP. */
 export function registerWorker(program: Command): void {
   program
     .command("worker")
     .description(
-      "Run the job queue (supplier calls after orders, outgoing mail, webhooks) until stopped",
+      "Run the job queue (supplier calls after orders, HitPay refunds, outgoing mail, webhooks) " +
+        "until stopped",
     )
     .action(async () => {
       const options = cliDatabase();
@@ -27,6 +36,7 @@ export function registerWorker(program: Command): void {
       resolveCliOrigin();
       const handlers = {
         ...orderJobHandlers(db, cliSuppliers),
+        ...refundJobHandlers(db, cliHitPay),
         ...operationsJobHandlers(db, cliSuppliers),
         ...mailJobHandlers(db, () => getMailer(config)),
         ...webhookJobHandlers(db, () => getSecretBox(db, config.appSecret), {

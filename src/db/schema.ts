@@ -161,6 +161,8 @@ export interface OrdersTable {
   supplier_order_id: string | null;
   payment_provider: string | null;
   payment_reference: string | null;
+  /** The HitPay payment that paid it (migration 0023): what a refund names. */
+  payment_id: string | null;
   last_error: string | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
@@ -263,6 +265,37 @@ export interface SupplierAttemptsTable {
   /** What the supplier answered (or why nothing usable came), for the operator. */
   answer: string | null;
   finished_at: Date | null;
+}
+
+/** What a refund row's `status` says (migration 0023). */
+export type RefundStatus = "requested" | "sending" | "pending" | "succeeded" | "refused";
+
+/** The refund of a consumer order's HitPay payment, at most one per order (migration 0023). */
+export interface RefundsTable {
+  id: Generated<number>;
+  order_id: string;
+  /** The HitPay payment refunded; null until known (read off HitPay when the order lacks it). */
+  payment_id: string | null;
+  amount_cents: number;
+  /** Why, as the buyer's refund email says it. */
+  reason: string;
+  /** "system", or the admin who asked. */
+  requested_by: string;
+  /**
+   * requested (to send), sending (a request is out since sent_at), pending (HitPay took it and
+   * has not finished), succeeded, refused (HitPay said no: an operator decides).
+   */
+  status: Generated<RefundStatus>;
+  hitpay_refund_id: string | null;
+  /** HitPay's own word for the refund, as last read. */
+  hitpay_status: string | null;
+  /** HitPay's refusal, or why the last attempt got no usable answer. */
+  error: string | null;
+  /** Refund requests sent to HitPay so far. */
+  sends: Generated<number>;
+  sent_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
 }
 
 /** One ended stay in Needs review (migration 0025): appended by a trigger when review_since clears. */
@@ -423,6 +456,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   supplier_attempts: SupplierAttemptsTable;
+  refunds: RefundsTable;
   order_review_spans: OrderReviewSpansTable;
   supplier_balance_readings: SupplierBalanceReadingsTable;
   alert_conditions: AlertConditionsTable;
@@ -439,6 +473,7 @@ export type SessionRow = Selectable<SessionsTable>;
 /** An order as the app reads it; search_text is only searched, never read (migration 0004). */
 export type OrderRow = Omit<Selectable<OrdersTable>, "search_text">;
 export type NewOrder = Insertable<OrdersTable>;
+export type RefundRow = Selectable<RefundsTable>;
 export type GameRow = Selectable<GamesTable>;
 export type RestrictedMlbbUserRow = Selectable<RestrictedMlbbUsersTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;

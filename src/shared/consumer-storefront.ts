@@ -3,7 +3,7 @@
 
 import type { NamedLink } from "./game-types.ts";
 import { POLICY_PAGES } from "./store-policies.ts";
-import { DELIVERED, FAILED, RETRYABLE_STATES } from "./order-lifecycle.ts";
+import { DELIVERED, FAILED, REFUNDED, RETRYABLE_STATES } from "./order-lifecycle.ts";
 
 /** One item a consumer can buy, priced on the server with the consumer markup and discount. */
 export interface ConsumerItemDto {
@@ -369,13 +369,19 @@ export interface ConsumerOrderView {
 export const RETRYABLE_STATUSES: readonly string[] = RETRYABLE_STATES;
 
 /** Statuses after which the result page stops polling (spec §4, and the retryable ones). */
-export const FINAL_STATUSES: readonly string[] = [DELIVERED, FAILED, ...RETRYABLE_STATES];
+export const FINAL_STATUSES: readonly string[] = [
+  DELIVERED,
+  FAILED,
+  REFUNDED,
+  ...RETRYABLE_STATES,
+];
 
 const STATUS_LABELS: Record<string, string> = {
   "successful": "Successful",
   "pending-customer-payment": "Pending Payment",
   "payment-received-pending-disbursement": "Payment Received. Pending Processing",
   "error": "Error",
+  "refunded": "Refunded",
   "cancelled": "Cancelled",
   "payment-failed": "Payment Failed",
   "payment-cancelled": "Payment Cancelled",
@@ -442,6 +448,14 @@ export function resultTextsFor(
         headline: "Payment expired.",
         sub: "The time to pay for this order ran out, so it has not been paid.",
         tip: "Tip: try again for a new payment page. Contact us if you were charged.",
+      };
+    case "refunded":
+      return {
+        headline: "Your payment has been refunded.",
+        sub: "We could not complete this order, so we returned your payment. We have emailed you " +
+          "the details.",
+        tip: "Tip: your bank or wallet may take a few days to show the refund. Contact us if it " +
+          "does not arrive.",
       };
     case "cancelled":
       return {

@@ -12,8 +12,14 @@ export const AWAITING_PAYMENT = "pending-customer-payment";
 export const PAYMENT_RECEIVED = "payment-received-pending-disbursement";
 /** Delivered by the supplier. */
 export const DELIVERED = "successful";
-/** The supplier definitively failed after payment: left for an admin (no automatic refund). */
+/**
+ * Paid, and it ended without delivery (the supplier definitively failed, an admin refunded it from
+ * Needs review, or the payment came after the order expired or was cancelled): a HitPay payment is
+ * being refunded (src/domain/payments/consumer-refunds.ts); a manual payment waits for an admin.
+ */
 export const FAILED = "error";
+/** HitPay confirmed the refund of the order's whole payment. */
+export const REFUNDED = "refunded";
 /** An admin cancelled a manual payment that never came, or the payment could not be started. */
 export const CANCELLED = "cancelled";
 /** HitPay said the payment failed. */
@@ -29,6 +35,7 @@ export const CONSUMER_STATES = [
   PAYMENT_RECEIVED,
   DELIVERED,
   FAILED,
+  REFUNDED,
   CANCELLED,
   PAYMENT_FAILED,
   PAYMENT_CANCELLED,
@@ -75,15 +82,32 @@ export interface LifecycleEvent {
 /** The states an order can be sent, waited on, or held for review in. */
 const OPEN = { reseller: ["new", "pending"], consumer: [PAYMENT_RECEIVED] } as const;
 
+/**
+ * Where a consumer order can wait for an operator: open at its supplier, or in error with its
+ * refund refused by HitPay (or out of attempts), which only an operator can take further.
+ */
+const CONSUMER_REVIEWABLE = [PAYMENT_RECEIVED, FAILED] as const;
+
 /** Every move an order can make. Nothing else changes `orders.status`. */
 export const MOVES = {
-  /** HitPay (or an admin, for a manual payment) says it is paid; a late completion still pays. */
+  /**
+   * HitPay (or an admin, for a manual payment) says it is paid. A payment that failed or that the
+   * buyer left may still complete on the same HitPay page, and that completion still pays.
+   */
   paid: {
     consumer: {
-      from: [AWAITING_PAYMENT, PAYMENT_FAILED, PAYMENT_EXPIRED, PAYMENT_CANCELLED],
+      from: [AWAITING_PAYMENT, PAYMENT_FAILED, PAYMENT_CANCELLED],
       to: [PAYMENT_RECEIVED],
       counts: ["placed"],
     },
+    review: "clear",
+  },
+  /**
+   * A payment completed after the shop expired or cancelled the order: never sent to a supplier,
+   * it goes to error with its payment recorded, and the payment is refunded.
+   */
+  paidTooLate: {
+    consumer: { from: [PAYMENT_EXPIRED, CANCELLED], to: [FAILED], counts: [] },
     review: "clear",
   },
   /** HitPay says the payment failed, expired or was cancelled (the buyer left its page). */
@@ -112,26 +136,36 @@ export const MOVES = {
     consumer: { from: OPEN.consumer, to: [DELIVERED], counts: ["delivered"] },
     review: "clear",
   },
-  /** A definitive supplier failure after payment: left in error for an admin. */
+  /** A definitive supplier failure after payment: error, its HitPay payment to be refunded. */
   failed: {
     consumer: { from: OPEN.consumer, to: [FAILED], counts: ["failed"] },
     review: "clear",
   },
-  /** A definitive failure of a reseller order: error, and its amount back to the balance once. */
+  /**
+   * A definitive failure of a reseller order: error, and its amount back to the balance once. A
+   * consumer order in error: HitPay confirmed the refund of its payment.
+   */
   refunded: {
     reseller: { from: OPEN.reseller, to: ["error"], counts: ["failed", "refunded"] },
+    consumer: { from: [FAILED], to: [REFUNDED], counts: ["refunded"] },
     review: "clear",
   },
-  /** Only an operator can tell what happened at the supplier: Needs review. */
+  /**
+   * Only an operator can tell what happened at the supplier, or take a refund HitPay refused
+   * further: Needs review.
+   */
   heldForReview: {
     reseller: { from: OPEN.reseller, to: [], counts: [] },
-    consumer: { from: OPEN.consumer, to: [], counts: [] },
+    consumer: { from: CONSUMER_REVIEWABLE, to: [], counts: [] },
     review: "hold",
   },
-  /** An operator sends it again (delivered and refunded resolve a review by their own move). */
+  /**
+   * An operator sends it again, or asks HitPay for the refund again (delivered and refunded
+   * resolve a review by their own move).
+   */
   reviewResolved: {
     reseller: { from: OPEN.reseller, to: [], counts: [] },
-    consumer: { from: OPEN.consumer, to: [], counts: [] },
+    consumer: { from: CONSUMER_REVIEWABLE, to: [], counts: [] },
     review: "clear",
   },
 } as const satisfies Record<string, LifecycleEvent>;
@@ -166,17 +200,26 @@ export const OPEN_RESELLER_STATES: readonly OrderStatus[] = MOVES.delivered.rese
 /** The states from which an order can still be delivered: open at its supplier. */
 export const OPEN_AT_SUPPLIER: readonly OrderStatus[] = [...OPEN.reseller, ...OPEN.consumer];
 
-/** Where an order in Needs review can be: sent or waiting to be, not yet delivered or failed. */
+/**
+ * Where an order in Needs review can be: sent or waiting to be, not yet delivered or failed; or a
+ * consumer order in error whose refund an operator must take further.
+ */
 export const REVIEWABLE_STATES: readonly OrderStatus[] = [
   ...MOVES.heldForReview.reseller.from,
   ...MOVES.heldForReview.consumer.from,
 ];
 
-/** The ended-unpaid states: a later completion of the same payment request still pays them. */
+/**
+ * The ended-unpaid states: a later completion of the same payment request still pays a failed or
+ * cancelled one, and is refunded on an expired one (TOO_LATE_STATES).
+ */
 export const UNPAID_STATES: readonly OrderStatus[] = MOVES.paymentEndedUnpaid.consumer.to;
 
 /** The states a `completed` payment may move to payment received. */
 export const PAYABLE_STATES: readonly OrderStatus[] = MOVES.paid.consumer.from;
+
+/** The states where a `completed` payment came too late: it is refunded, never delivered. */
+export const TOO_LATE_STATES: readonly OrderStatus[] = MOVES.paidTooLate.consumer.from;
 
 /**
  * Statuses where nothing was paid and nothing more will happen unless the buyer acts: a HitPay

@@ -7,6 +7,7 @@ const STATUS_LABELS: Record<string, string> = {
   pending: "Pending",
   new: "New",
   error: "Error",
+  refunded: "Refunded",
   "pending-customer-payment": "Pending Payment",
   "payment-received-pending-disbursement": "Payment Received. Pending Processing",
   cancelled: "Cancelled",

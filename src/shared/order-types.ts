@@ -83,6 +83,20 @@ export interface AdminOrderDto extends OrderFieldsDto {
   lastError: string;
   refreshable: boolean;
   awaitsManualPayment: boolean;
+  /** The refund of a consumer's HitPay payment, once one was asked; else null. */
+  refund: OrderRefundDto | null;
+}
+
+/** A consumer order's refund as an admin sees it. */
+export interface OrderRefundDto {
+  /** Dollars. */
+  amount: number;
+  /** "requested", "sending", "pending", "succeeded" or "refused". */
+  status: string;
+  /** HitPay's id for the refund; "" until HitPay gave one (or when found on the payment). */
+  hitpayRefundId: string;
+  /** HitPay's refusal, or why the last attempt got no usable answer; else "". */
+  error: string;
 }
 
 /** GET /api/orders: one page of a tab, with how many match and how many are still open. */

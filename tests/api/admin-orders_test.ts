@@ -196,6 +196,7 @@ Deno.test({
             lastError: "",
             refreshable: true,
             awaitsManualPayment: false,
+            refund: null,
           },
         );
         assert.equal(pending.date, "2025-06-01T11:59:00.000Z");

@@ -110,6 +110,7 @@ Deno.test({
             assert.deepEqual(JSON.parse(decoder.decode(run.stdout)), {
               checked: 1,
               paid: 1,
+              expired: 0,
               failed: 0,
             });
             await hitpaySim(server.url, "holdWebhooks", [false]);

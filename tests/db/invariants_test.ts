@@ -199,6 +199,75 @@ Deno.test({
           );
         });
 
+        await t.step(
+          "consumer refund: refunded without the refund made, or made and not refunded",
+          async () => {
+            const id = "CPLANTED000002";
+            const order = (trx: Db, status: "refunded" | "error") =>
+              trx.insertInto("orders").values({
+                id,
+                buyer_type: "consumer",
+                status,
+                game: "Mobile Legends",
+                item: "86 Diamonds",
+                denom: "86",
+                user_id: "22222222",
+                amount_cents: 500,
+                cost: "1",
+                supplier: "elephant",
+                payment_provider: "hitpay",
+                payment_id: "pay-3",
+                last_error: "EliteDias refused the top-up",
+              }).execute();
+            const paidLate = (trx: Db) =>
+              trx.insertInto("payment_events").values({
+                provider: "hitpay",
+                event_key: "pay-3:completed",
+                raw_body: "{}",
+                order_id: id,
+                outcome: "paid too late",
+              }).execute();
+            const refund = (trx: Db, status: "succeeded" | "refused") =>
+              trx.insertInto("refunds").values({
+                order_id: id,
+                payment_id: "pay-3",
+                amount_cents: 500,
+                reason: "We could not deliver this top-up to your account.",
+                requested_by: "system",
+                status,
+              }).execute();
+            assert.deepEqual(
+              await plant(db, async (trx) => {
+                await order(trx, "refunded");
+                await paidLate(trx);
+                await refund(trx, "succeeded");
+              }),
+              [],
+              "a late payment counts as the order's one payment; its refund was made",
+            );
+            assert.deepEqual(
+              named(
+                await plant(db, async (trx) => {
+                  await order(trx, "refunded");
+                  await paidLate(trx);
+                  await refund(trx, "refused");
+                }),
+              ),
+              ["consumer refund: refunded with 0 refunds made"],
+            );
+            assert.deepEqual(
+              named(
+                await plant(db, async (trx) => {
+                  await order(trx, "error");
+                  await paidLate(trx);
+                  await refund(trx, "succeeded");
+                }),
+              ),
+              ["consumer refund: error with 1 refunds made"],
+            );
+          },
+        );
+
         await t.step("dashboard: daily totals that differ from a recount", async () => {
           const day = new Date("2026-01-01T16:00:00Z");
           assert.deepEqual(

@@ -3,13 +3,16 @@ import {
   createHitPayClient,
   type HitPayClient,
   HitPayError,
+  isHitPayRefusal,
   type PaymentRequestInput,
 } from "../../src/integrations/hitpay/client.ts";
 import {
   createHitPaySimulator,
   HITPAY_CREATE_ENDPOINT,
+  HITPAY_REFUND_ENDPOINT,
   HITPAY_STATUS_ENDPOINT,
   type HitPaySimulator,
+  REFUND_REFUSED_MESSAGE,
 } from "../../src/integrations/hitpay/simulator.ts";
 import { startSimulatorServer } from "../../src/integrations/simulator-kit.ts";
 
@@ -182,4 +185,59 @@ Deno.test("[hitpay] a request asked to expire after 30 minutes stops taking paym
   } finally {
     await server.close();
   }
+});
+
+Deno.test("[hitpay] a refund of a paid payment succeeds, reads back the same, and shows on the payment", async () => {
+  await withHitPay(async ({ sim, client }) => {
+    const created = await client.createPaymentRequest(INPUT);
+    sim.pay(created.id);
+    const [payment] = (await client.getPaymentRequest(created.id)).payments;
+    const refund = await client.createRefund({ paymentId: payment.id, amountCents: 123456 });
+    assert.deepEqual({ ...refund, id: "" }, {
+      id: "",
+      paymentId: payment.id,
+      amountCents: 123456,
+      status: "succeeded",
+      currency: "SGD",
+    });
+    assert.equal(sim.listRefunds()[0].amount_refunded, 1234.56, "a JSON number of dollars");
+    assert.deepEqual(await client.getRefund(refund.id), refund);
+    const after = await client.getPaymentRequest(created.id);
+    assert.equal(after.status, "completed");
+    assert.deepEqual(after.payments.map((p) => p.status), ["refunded"]);
+  });
+});
+
+Deno.test("[hitpay] a refund HitPay refuses is a refusal with its message; faults are uncertain", async () => {
+  await withHitPay(async ({ sim, client }) => {
+    const created = await client.createPaymentRequest(INPUT);
+    sim.pay(created.id);
+    const [payment] = (await client.getPaymentRequest(created.id)).payments;
+    const input = { paymentId: payment.id, amountCents: 123456 };
+
+    sim.forceNext("error", 1, HITPAY_REFUND_ENDPOINT);
+    const refused = await hitPayError(client.createRefund(input));
+    assert.ok(isHitPayRefusal(refused));
+    assert.equal(refused.status, 422);
+    assert.equal(refused.hitpayMessage, REFUND_REFUSED_MESSAGE);
+
+    const unknown = await hitPayError(client.createRefund({ ...input, paymentId: created.id }));
+    assert.ok(isHitPayRefusal(unknown), "a request's id is not a payment's");
+    assert.equal(unknown.hitpayMessage, "The selected payment id is invalid.");
+
+    for (const fault of ["timeout", "malformed", "throttled"] as const) {
+      sim.forceNext(fault, 1, HITPAY_REFUND_ENDPOINT);
+      const error = await hitPayError(client.createRefund(input));
+      assert.ok(!isHitPayRefusal(error), `${fault} is not a refusal`);
+    }
+    assert.equal(sim.listRefunds().length, 0, "none of those refunded anything");
+
+    // "lost": HitPay makes the refund and its answer never comes.
+    sim.forceNext("lost", 1, HITPAY_REFUND_ENDPOINT);
+    const lost = await hitPayError(client.createRefund(input));
+    assert.equal(lost.kind, "timeout");
+    assert.equal(sim.listRefunds().length, 1);
+    const again = await hitPayError(client.createRefund(input));
+    assert.ok(isHitPayRefusal(again), "nothing is left to refund");
+  }, { timeoutMs: 500 });
 });

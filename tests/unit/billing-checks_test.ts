@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   type BillingDetails,
   consumerStatusLabel,
+  FINAL_STATUSES,
   firstBillingProblem,
   resultTextsFor,
 } from "../../src/shared/consumer-storefront.ts";
@@ -80,4 +81,11 @@ Deno.test("[result page] headline, sub text per status (spec §2 table), cancell
     consumerStatusLabel("payment-received-pending-disbursement"),
     "Payment Received. Pending Processing",
   );
+});
+
+Deno.test("[result page] a refunded order says its payment came back, and the page stops polling", () => {
+  assert.equal(resultTextsFor("refunded").headline, "Your payment has been refunded.");
+  assert.doesNotMatch(resultTextsFor("refunded").sub, /processed/);
+  assert.equal(consumerStatusLabel("refunded"), "Refunded");
+  assert.ok(FINAL_STATUSES.includes("refunded"));
 });

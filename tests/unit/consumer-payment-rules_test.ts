@@ -55,7 +55,7 @@ Deno.test("[payment rules] a payment that is none of our consumer orders' is for
 });
 
 Deno.test("[payment rules] states only move forward: later reports are recorded only", () => {
-  for (const status of [PAYMENT_RECEIVED, DELIVERED, "error", "cancelled"] as const) {
+  for (const status of [PAYMENT_RECEIVED, DELIVERED, "error", "refunded"] as const) {
     assert.equal(paymentEffect({ ...order, status }, completed).kind, "record");
     assert.equal(
       paymentEffect({ ...order, status }, { ...completed, status: "failed" }).kind,
@@ -79,14 +79,35 @@ Deno.test("[payment rules] a payment that ended unpaid gets its own state, and a
     status: PAYMENT_CANCELLED,
   });
   for (const status of [PAYMENT_FAILED, PAYMENT_CANCELLED, PAYMENT_EXPIRED] as const) {
-    assert.deepEqual(paymentEffect({ ...order, status }, completed), { kind: "pay" });
     assert.equal(
       paymentEffect({ ...order, status }, { ...completed, status: "failed" }).kind,
       "record",
     );
     assert.ok(RETRYABLE_STATES.includes(status), `${status} offers Try again`);
   }
+  for (const status of [PAYMENT_FAILED, PAYMENT_CANCELLED] as const) {
+    assert.deepEqual(paymentEffect({ ...order, status }, completed), { kind: "pay" });
+  }
   assert.ok(!RETRYABLE_STATES.includes(AWAITING_PAYMENT), "an order still payable is not retried");
+});
+
+Deno.test("[payment rules] a completion after the order expired or was cancelled is late: refunded, never paid", () => {
+  const expired = paymentEffect({ ...order, status: PAYMENT_EXPIRED }, completed);
+  assert.equal(expired.kind, "late");
+  assert.match(expired.kind === "late" ? expired.reason : "", /payment time ran out/);
+  const cancelled = paymentEffect({ ...order, status: "cancelled" }, completed);
+  assert.equal(cancelled.kind, "late");
+  assert.match(cancelled.kind === "late" ? cancelled.reason : "", /cancelled/);
+  // Only a completion is late; a failure reported on an expired order changes nothing.
+  assert.equal(
+    paymentEffect({ ...order, status: PAYMENT_EXPIRED }, { ...completed, status: "expired" }).kind,
+    "record",
+  );
+  // Still checked against the order first: a wrong amount is refused, not refunded.
+  assert.equal(
+    paymentEffect({ ...order, status: PAYMENT_EXPIRED }, { ...completed, amountCents: 1 }).kind,
+    "refuse",
+  );
 });
 
 Deno.test("[payment rules] a report before the payment request id is stored asks for a retry", () => {

@@ -63,13 +63,29 @@ Deno.test("[lifecycle] every state is reachable from where its orders start", ()
 
 Deno.test("[lifecycle] the terminal states are the ends of spec §4, and nothing moves out of them", () => {
   assert.deepEqual(terminalStates("reseller"), ["successful", "error"]);
-  assert.deepEqual(terminalStates("consumer"), ["successful", "error", "cancelled"]);
-  const all = [...new Set([...RESELLER_STATES, ...CONSUMER_STATES])];
+  // A consumer order in error still has its payment refunded; a cancelled one may still be paid
+  // too late, which sends it to error for its refund.
+  assert.deepEqual(terminalStates("consumer"), ["successful", "refunded"]);
   for (const buyer of BUYERS) {
     for (const end of terminalStates(buyer)) {
-      for (const to of all) assert.ok(!isListedMove(end, to), `${end} → ${to}`);
+      for (const to of STATES[buyer]) {
+        const moves = STEPS.some((step) =>
+          step.buyer === buyer && step.from.includes(end) && step.to.includes(to)
+        );
+        assert.ok(!moves, `${buyer}: ${end} → ${to}`);
+      }
     }
   }
+});
+
+Deno.test("[lifecycle] a consumer order is refunded only from error, and only a consumer order becomes refunded", () => {
+  const toRefunded = STEPS.filter((step) => step.to.includes("refunded"));
+  assert.deepEqual(
+    toRefunded.map((step) => [step.event, step.buyer, step.from]),
+    [["refunded", "consumer", ["error"]]],
+  );
+  assert.ok(!RESELLER_STATES.includes("refunded" as never));
+  assert.deepEqual(MOVES.refunded.consumer.counts, ["refunded"]);
 });
 
 Deno.test("[lifecycle] every status move clears Needs review; only holding for review sets it", () => {
@@ -84,11 +100,22 @@ Deno.test("[lifecycle] every status move clears Needs review; only holding for r
   );
 });
 
-Deno.test("[lifecycle] a payment that ended unpaid can still be paid; a cancelled order cannot", () => {
-  for (const unpaid of MOVES.paymentEndedUnpaid.consumer.to) {
+Deno.test("[lifecycle] a failed or left payment can still be paid; an expired or cancelled order's payment is too late", () => {
+  for (const unpaid of ["payment-failed", "payment-cancelled"] as const) {
     assert.ok(isListedMove(unpaid, "payment-received-pending-disbursement"), unpaid);
   }
-  assert.ok(!isListedMove("cancelled", "payment-received-pending-disbursement"));
+  for (const late of ["payment-expired", "cancelled"] as const) {
+    assert.ok(!isListedMove(late, "payment-received-pending-disbursement"), late);
+    assert.ok(isListedMove(late, "error"), `${late} → error (refunded, never delivered)`);
+  }
+  assert.deepEqual(MOVES.paidTooLate.consumer.to, ["error"]);
+  assert.deepEqual(MOVES.paidTooLate.consumer.counts, []);
+});
+
+Deno.test("[lifecycle] Needs review holds a consumer order in error (its refund refused), never a reseller's", () => {
+  assert.ok(MOVES.heldForReview.consumer.from.includes("error"));
+  assert.ok(!MOVES.heldForReview.reseller.from.includes("error" as never));
+  assert.deepEqual(MOVES.reviewResolved.consumer.from, MOVES.heldForReview.consumer.from);
 });
 
 Deno.test("[lifecycle] the repository refuses every move the table does not list", async () => {

@@ -71,3 +71,23 @@ Deno.test("[receipts] the delivered receipt says the order reached the account",
   assert.ok(mail.text.includes("Order Status: Successful"));
   assert.match(mail.html, /successfully delivered to your account/);
 });
+
+Deno.test("[receipts] the refund email says how much came back, when and why", () => {
+  const mail = consumerReceipt("refunded", { ...ORDER, status: "refunded" }, LINKS, {
+    amountCents: 123450,
+    at: new Date("2025-01-06T02:30:00Z"),
+    reason: "We could not deliver this top-up to your account.",
+  });
+  assert.equal(mail.to, "ana@example.com");
+  assert.equal(mail.subject, `Refund for order ${ORDER.id}`);
+  for (
+    const line of [
+      "Your payment has been refunded.",
+      "Refunded: $1,234.50 SGD",
+      "Refund Date: 6 Jan 2025, 10:30 am (Singapore time)",
+      "Why: We could not deliver this top-up to your account.",
+      "Order Status: Refunded",
+    ]
+  ) assert.ok(mail.text.split("\n").includes(line), `text has "${line}":\n${mail.text}`);
+  assert.match(mail.html, /We could not deliver this top-up to your account\./);
+});

@@ -21,6 +21,7 @@ import * as m0019 from "./0019_store_idempotent_answer_text.ts";
 import * as m0020 from "./0020_index_live_supplier_attempts.ts";
 import * as m0021 from "./0021_create_password_checks.ts";
 import * as m0022 from "./0022_index_payment_references.ts";
+import * as m0023 from "./0023_create_refunds.ts";
 import * as m0025 from "./0025_create_order_review_spans.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
@@ -47,5 +48,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0020_index_live_supplier_attempts": m0020,
   "0021_create_password_checks": m0021,
   "0022_index_payment_references": m0022,
+  "0023_create_refunds": m0023,
   "0025_create_order_review_spans": m0025,
 };

@@ -30,12 +30,14 @@ export interface PaidConsumerOrderFacts {
   status: string;
   payment_provider: string | null;
   last_error: string | null;
-  /** Verified payment events (webhook or status query) that moved it to paid. */
+  /** Verified payment events (webhook or status query) that paid it, in time or too late. */
   paid_events: number;
   /** Admin confirmations of a manual payment (audit rows). */
   confirmations: number;
   /** A job still due to run names the order (sending it, or watching its delivery). */
   working: boolean;
+  /** Refunds of its payment that HitPay made (or that were found made on the payment). */
+  refunds_succeeded: number;
 }
 
 /** Every consumer order in one of `statuses`, with its payment evidence. */
@@ -47,19 +49,22 @@ export async function listPaidConsumerOrderFacts(
   const { rows } = await sql<PaidConsumerOrderFacts>`
     SELECT o.id, o.status, o.payment_provider, o.last_error,
       (SELECT count(*) FROM payment_events e
-        WHERE e.order_id = o.id AND e.outcome = 'paid')::int AS paid_events,
+        WHERE e.order_id = o.id AND e.outcome IN ('paid', 'paid too late'))::int AS paid_events,
       (SELECT count(*) FROM audit_log a
         WHERE a.target_type = 'order' AND a.target_id = o.id
           AND a.action = 'order.confirm_manual_payment')::int AS confirmations,
       EXISTS (SELECT 1 FROM jobs j
         WHERE j.done_at IS NULL AND j.attempts < j.max_attempts
-          AND j.payload ->> 'orderId' = o.id) AS working
+          AND j.payload ->> 'orderId' = o.id) AS working,
+      (SELECT count(*) FROM refunds r
+        WHERE r.order_id = o.id AND r.status = 'succeeded')::int AS refunds_succeeded
     FROM orders o
     WHERE o.buyer_type = 'consumer' AND o.status IN (${sql.join(statuses)})`.execute(db);
   return rows.map((r) => ({
     ...r,
     paid_events: Number(r.paid_events),
     confirmations: Number(r.confirmations),
+    refunds_succeeded: Number(r.refunds_succeeded),
   }));
 }
 

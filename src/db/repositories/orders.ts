@@ -103,6 +103,8 @@ export interface StatusMove {
  */
 export interface MoveChanges {
   supplier_order_id?: string | null;
+  /** The HitPay payment that paid it (a paid move); never cleared. */
+  payment_id?: string;
   last_error?: string | null;
   review_since?: null;
   review_reason?: null;

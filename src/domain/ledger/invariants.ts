@@ -9,6 +9,7 @@
 // - consumer delivery: a paid consumer order is delivered, visibly in error, or has a job at work;
 // - consumer payment: no consumer order is paid without exactly one verified payment event or
 //   admin confirmation;
+// - consumer refund: a consumer order is refunded exactly when HitPay made its one refund;
 // - dashboard: the daily totals the dashboard reads (folded rows plus the change lines not folded
 //   yet) equal the successful orders counted again, per day, reseller and package.
 import type { Db } from "../../db/client.ts";
@@ -22,7 +23,7 @@ import {
 import type { SupplierReferenceCount } from "../../integrations/simulator-counts.ts";
 import { checkLedger } from "./ledger.ts";
 import { centsToDollarString } from "../money.ts";
-import { DELIVERED, FAILED, PAYMENT_RECEIVED } from "../payments/consumer-states.ts";
+import { DELIVERED, FAILED, PAYMENT_RECEIVED, REFUNDED } from "../payments/consumer-states.ts";
 import { MOVES, RESELLER_STATES } from "../orders/lifecycle.ts";
 
 export type InvariantName =
@@ -31,6 +32,7 @@ export type InvariantName =
   | "supplier sends"
   | "consumer delivery"
   | "consumer payment"
+  | "consumer refund"
   | "dashboard";
 
 /** One broken invariant, about one reseller, order or reference. */
@@ -58,12 +60,18 @@ export async function checkDebitedOrders(db: Db): Promise<InvariantViolation[]> 
 
 /**
  * Paid consumer orders: each paid by exactly one verified payment (a stored HitPay event that
- * paid it, or an admin's confirmation of a manual payment), and each delivered, in error, or
- * still being worked on with its last error shown when a step failed.
+ * paid it, or an admin's confirmation of a manual payment), each delivered, in error, refunded, or
+ * still being worked on with its last error shown when a step failed, and refunded exactly when
+ * HitPay made its refund (one refund row per order is the schema's).
  */
 export async function checkConsumerOrders(db: Db): Promise<InvariantViolation[]> {
   const violations: InvariantViolation[] = [];
-  const facts = await listPaidConsumerOrderFacts(db, [PAYMENT_RECEIVED, DELIVERED, FAILED]);
+  const facts = await listPaidConsumerOrderFacts(db, [
+    PAYMENT_RECEIVED,
+    DELIVERED,
+    FAILED,
+    REFUNDED,
+  ]);
   for (const order of facts) {
     const proofs = order.paid_events + order.confirmations;
     if (proofs !== 1) {
@@ -73,6 +81,14 @@ export async function checkConsumerOrders(db: Db): Promise<InvariantViolation[]>
         problem: proofs === 0
           ? `${order.status} without a verified payment event`
           : `paid by ${proofs} payment events`,
+      });
+    }
+    const refunded = order.status === REFUNDED;
+    if (refunded ? order.refunds_succeeded !== 1 : order.refunds_succeeded !== 0) {
+      violations.push({
+        invariant: "consumer refund",
+        subject: order.id,
+        problem: `${order.status} with ${order.refunds_succeeded} refunds made`,
       });
     }
     if (order.status === PAYMENT_RECEIVED && !order.working && order.last_error === null) {

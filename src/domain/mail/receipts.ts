@@ -1,4 +1,5 @@
-// The consumer's receipts: one when the payment is received, one when the order is delivered.
+// The consumer's receipts: one when the payment is received, one when the order is delivered, and
+// one when its payment was refunded.
 // Plain text for every mail client, and simple HTML in which every value is escaped: names,
 // nicknames and item names come from buyers and suppliers.
 
@@ -42,15 +43,37 @@ const WORDING = {
     headline: "Thank you for your purchase.",
     lead: "Your order has been successfully delivered to your account.",
   },
+  refunded: {
+    subject: (id: string) => `Refund for order ${id}`,
+    headline: "Your payment has been refunded.",
+    lead: "The refund is on its way to the account or card you paid with; your bank or wallet " +
+      "may take a few days to show it.",
+  },
 };
+
+/** A refund as the "refunded" receipt shows it. */
+export interface ReceiptRefund {
+  amountCents: number;
+  at: Date;
+  /** Why, in the buyer's words. */
+  reason: string;
+}
 
 /** The receipt for `order` at `kind`, addressed to the order's billing email. */
 export function consumerReceipt(
-  kind: "paid" | "delivered",
+  kind: "paid" | "delivered" | "refunded",
   order: ReceiptOrder,
   links: { orderPageUrl: string },
+  refund?: ReceiptRefund,
 ): MailMessage {
-  return orderMail(order, WORDING[kind], [], links);
+  const rows: [string, string][] = refund
+    ? [
+      ["Refunded", `${centsToDollarString(refund.amountCents)} SGD`],
+      ["Refund Date", `${formatBusinessDate(refund.at)} (Singapore time)`],
+      ["Why", refund.reason],
+    ]
+    : [];
+  return orderMail(order, WORDING[kind], rows, links);
 }
 
 /**

@@ -2,10 +2,16 @@
 // server, a status refresh of any order, and the manual payments an admin settles.
 
 import type { Db } from "../../db/client.ts";
-import type { OrderRow } from "../../db/schema.ts";
+import type { OrderRow, RefundRow } from "../../db/schema.ts";
+import { listRefundsOfOrders } from "../../db/repositories/refunds.ts";
 import { countOrders, findOrderById, listOrdersPage } from "../../db/repositories/orders.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
-import type { AdminOrderDto, AdminOrdersPage, OrderBuyerType } from "../../shared/order-types.ts";
+import type {
+  AdminOrderDto,
+  AdminOrdersPage,
+  OrderBuyerType,
+  OrderRefundDto,
+} from "../../shared/order-types.ts";
 import { type OperatorActor } from "../actor.ts";
 import { NotFoundError } from "../errors.ts";
 import { centsToDollars } from "../money.ts";
@@ -25,8 +31,18 @@ const OPEN_STATUSES: Record<OrderBuyerType, readonly OrderStatus[]> = {
   consumer: MOVES.delivered.consumer.from,
 };
 
-/** Spec §3 Order as an admin sees it, with what the row allows. */
-export function presentAdminOrder(row: OrderRow): AdminOrderDto {
+/** A refund as the admin screens show it. */
+function presentRefund(refund: RefundRow): OrderRefundDto {
+  return {
+    amount: centsToDollars(Number(refund.amount_cents)),
+    status: refund.status,
+    hitpayRefundId: refund.hitpay_refund_id ?? "",
+    error: refund.error ?? "",
+  };
+}
+
+/** Spec §3 Order as an admin sees it, with what the row allows, and its refund if it has one. */
+export function presentAdminOrder(row: OrderRow, refund?: RefundRow): AdminOrderDto {
   const reseller = row.buyer_type === "reseller";
   return {
     ...presentOrderFields(row),
@@ -50,7 +66,19 @@ export function presentAdminOrder(row: OrderRow): AdminOrderDto {
     refreshable: isOpenAtSupplier(row),
     awaitsManualPayment: !reseller && row.status === AWAITING_PAYMENT &&
       row.payment_provider === MANUAL,
+    refund: refund ? presentRefund(refund) : null,
   };
+}
+
+/** `orders` presented with their refunds (one read for all of them). */
+export async function presentAdminOrders(db: Db, orders: OrderRow[]): Promise<AdminOrderDto[]> {
+  const refunds = await listRefundsOfOrders(
+    db,
+    orders.filter((o) => o.buyer_type === "consumer").map((o) => o.id),
+  );
+  return orders.map((order) =>
+    presentAdminOrder(order, refunds.find((r) => r.order_id === order.id))
+  );
 }
 
 /**
@@ -72,7 +100,7 @@ export async function listAdminOrders(
     countOrders(db, { buyerType: query.buyerType }, OPEN_STATUSES[query.buyerType]),
   ]);
   return {
-    orders: rows.map(presentAdminOrder),
+    orders: await presentAdminOrders(db, rows),
     total,
     page: query.page,
     pageSize: ADMIN_ORDERS_PAGE_SIZE,

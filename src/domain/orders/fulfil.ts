@@ -234,7 +234,8 @@ export function isOpenAtSupplier(order: OrderRow): boolean {
 }
 
 /**
- * A definitive failure: resellers get their money back once; consumer orders wait for an admin.
+ * A definitive failure: resellers get their money back once; a consumer's HitPay payment is
+ * refunded through HitPay (asked in this transaction, sent by its job).
  * With `refused`, the attempt the supplier refused is closed in the same transaction, after the
  * order's move: no moment shows the attempt closed and the order still waiting to be sent, which
  * would clear a refresh to send it again (and the supplier might take that one).

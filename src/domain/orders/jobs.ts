@@ -4,9 +4,13 @@ import type { JobKind } from "../jobs.ts";
 import { isOpenAtSupplier, refreshOrder, sendAndWatch } from "./fulfil.ts";
 import { SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB } from "./place.ts";
 import { sendOrderToReview } from "./review.ts";
+import { HITPAY_REFUND_JOB } from "../payments/consumer-refunds.ts";
 
-/** The order jobs' kinds: an order whose job runs out of attempts goes to Needs review. */
-export const ORDER_JOB_KINDS = [SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB];
+/**
+ * The order jobs' kinds: an order whose job runs out of attempts goes to Needs review (a HitPay
+ * refund's too, consumer-refunds.ts), never to the failed-jobs list.
+ */
+export const ORDER_JOB_KINDS = [SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB, HITPAY_REFUND_JOB];
 
 /**
  * The job kinds the order flow queues, with their handlers. A payload is `{ orderId }`; a job

@@ -20,6 +20,7 @@ import {
   type BuyerType,
   type LifecycleEvent,
   MOVES,
+  OPEN_AT_SUPPLIER,
   type OrderEventName,
   type OrderStatus,
   REVIEWABLE_STATES,
@@ -41,6 +42,8 @@ export interface MoveOptions {
   /** One of the event's targets; its first by default. */
   to?: OrderStatus;
   supplierOrderId?: string;
+  /** The HitPay payment that paid the order, when the move records one. */
+  paymentId?: string;
   /** The reason shown with the order; null clears it, undefined leaves it. */
   lastError?: string | null;
 }
@@ -69,6 +72,7 @@ function changesOf(event: StatusEventName, options: MoveOptions): MoveChanges {
     ...(options.supplierOrderId === undefined
       ? {}
       : { supplier_order_id: options.supplierOrderId }),
+    ...(options.paymentId === undefined ? {} : { payment_id: options.paymentId }),
     ...(options.lastError === undefined ? {} : { last_error: options.lastError }),
     ...review,
   };
@@ -134,15 +138,20 @@ export async function moveOnAcceptance(
 }
 
 /**
- * `heldForReview`: puts an order still open in Needs review with `reason`; the order, or undefined
- * when it was already there or has moved on.
+ * `heldForReview`: puts an order still open at its supplier (or still in one of `from`, a part of
+ * the event's states) in Needs review with `reason`; the order, or undefined when it was already
+ * there or has moved on.
  */
 export async function holdForReview(
   db: Handle,
   orderId: string,
   reason: string,
+  from: readonly OrderStatus[] = OPEN_AT_SUPPLIER,
 ): Promise<OrderRow | undefined> {
-  return await flagOrderForReview(db, orderId, REVIEWABLE_STATES, reason);
+  if (from.some((state) => !REVIEWABLE_STATES.includes(state))) {
+    throw new Error(`an order cannot be held for review from ${from.join(", ")}`);
+  }
+  return await flagOrderForReview(db, orderId, from, reason);
 }
 
 /** `reviewResolved`: takes an order out of Needs review without moving it (sent again). */

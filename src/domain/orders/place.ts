@@ -233,10 +233,13 @@ function replayOf(kept: KeptAnswer, fingerprint: string): PlaceOrderResult {
   return { kind: "repeated", body: JSON.parse(kept.text), text: kept.text };
 }
 
-/** An order before its placement statement gives it its balances and its moment. */
+/**
+ * An order before its placement statement gives it its balances and its moment (a reseller's
+ * order is never paid through HitPay: it has no payment id).
+ */
 type UnplacedOrder = Omit<
   OrderRow,
-  "old_balance_cents" | "new_balance_cents" | "created_at" | "updated_at"
+  "old_balance_cents" | "new_balance_cents" | "created_at" | "updated_at" | "payment_id"
 >;
 
 /**
@@ -254,6 +257,7 @@ function answerTemplate(order: UnplacedOrder): AnswerTemplate {
   const moment = new Date(0);
   const dto = presentResellerOrder({
     ...order,
+    payment_id: null,
     old_balance_cents: 0,
     new_balance_cents: 0,
     created_at: moment,

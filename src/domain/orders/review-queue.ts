@@ -12,7 +12,8 @@ import {
   closeOpenSupplierAttempt,
   listSupplierAttempts,
 } from "../../db/repositories/supplier-attempts.ts";
-import type { OrderRow, SupplierAttemptRow } from "../../db/schema.ts";
+import type { OrderRow, RefundRow, SupplierAttemptRow } from "../../db/schema.ts";
+import { listRefundsOfOrders } from "../../db/repositories/refunds.ts";
 import type { ReviewAction, ReviewOrderDto } from "../../shared/order-types.ts";
 import { auditActor, type OperatorActor } from "../actor.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
@@ -21,7 +22,13 @@ import { deliverConsumerOrderIn, failConsumerOrder } from "../payments/consumer-
 import { markResellerOrderSuccessfulIn, refundResellerOrderIn } from "./fulfil.ts";
 import { presentAdminOrder } from "./admin-orders.ts";
 import { SUPPLIER_CREATE_JOB } from "./place.ts";
-import { resolveReviewFlag, REVIEWABLE_STATES } from "./lifecycle.ts";
+import { FAILED, resolveReviewFlag, REVIEWABLE_STATES } from "./lifecycle.ts";
+import {
+  askRefundAgain,
+  HITPAY_REFUND_JOB,
+  isRefundableThroughHitPay,
+  REFUND_REASONS,
+} from "../payments/consumer-refunds.ts";
 
 /** The most orders the queue lists at once. */
 const REVIEW_LIST_LIMIT = 200;
@@ -34,10 +41,14 @@ function presentAttempt(row: SupplierAttemptRow) {
   };
 }
 
-/** Present one order of the queue with its create attempts, oldest first. */
-function presentReviewOrder(order: OrderRow, attempts: SupplierAttemptRow[]): ReviewOrderDto {
+/** Present one order of the queue with its create attempts, oldest first, and its refund. */
+function presentReviewOrder(
+  order: OrderRow,
+  attempts: SupplierAttemptRow[],
+  refund: RefundRow | undefined,
+): ReviewOrderDto {
   return {
-    ...presentAdminOrder(order),
+    ...presentAdminOrder(order, refund),
     supplier: order.supplier,
     reviewSince: order.review_since!.toISOString(),
     reviewReason: order.review_reason ?? "",
@@ -49,8 +60,13 @@ function presentReviewOrder(order: OrderRow, attempts: SupplierAttemptRow[]): Re
 export async function listReviewQueue(db: Db): Promise<ReviewOrderDto[]> {
   const orders = await listOrdersInReview(db, REVIEWABLE_STATES, REVIEW_LIST_LIMIT);
   const attempts = await listSupplierAttempts(db, orders.map((o) => o.id));
+  const refunds = await listRefundsOfOrders(db, orders.map((o) => o.id));
   return orders.map((order) =>
-    presentReviewOrder(order, attempts.filter((a) => a.order_id === order.id))
+    presentReviewOrder(
+      order,
+      attempts.filter((a) => a.order_id === order.id),
+      refunds.find((r) => r.order_id === order.id),
+    )
   );
 }
 
@@ -71,8 +87,9 @@ function inReview(order: OrderRow): boolean {
 /**
  * Resolves an order in Needs review, audited: `delivered` records the supplier's order id and
  * delivers it (webhook event or receipt), `refund` gives a reseller its money back once (a
- * consumer's order moves to error, its payment to be refunded in HitPay), `resend` closes the
- * unknown attempt as not at the supplier and queues one new create. Returns the order after.
+ * consumer's order moves to error and HitPay is asked for the refund of its payment, once; a
+ * consumer order already in error, its refund refused, has HitPay asked again), `resend` closes
+ * the unknown attempt as not at the supplier and queues one new create. Returns the order after.
  */
 export async function resolveReview(db: Db, decision: ReviewDecision): Promise<OrderRow> {
   const supplierOrderId = decision.supplierOrderId?.trim() ?? "";
@@ -89,6 +106,13 @@ export async function resolveReview(db: Db, decision: ReviewDecision): Promise<O
     }
     const by = `${decision.actor.name} (${decision.actor.type})`;
     const reseller = before.buyer_type === "reseller";
+    if (!reseller && before.status === FAILED && decision.action !== "refund") {
+      throw new ConflictError(
+        `Order ${before.id} already failed and waits for its refund: it cannot be ` +
+          (decision.action === "delivered" ? "marked delivered" : "sent again") +
+          "; refund it",
+      );
+    }
     let outcome: string;
     if (decision.action === "delivered") {
       const done = reseller
@@ -98,8 +122,21 @@ export async function resolveReview(db: Db, decision: ReviewDecision): Promise<O
       outcome = "delivered (operator)";
     } else if (decision.action === "refund") {
       const reason = `Refunded by ${by} after review`;
+      const ask = { reason: REFUND_REASONS.operator, by: decision.actor.name };
       if (reseller) await refundResellerOrderIn(trx, before.id, reason, decision.actor.name);
-      else await failConsumerOrder(trx, before.id, `${reason}: refund the payment in HitPay`);
+      else if (before.status === FAILED) {
+        await resolveReviewFlag(trx, before.id);
+        await askRefundAgain(trx, before, ask);
+      } else {
+        await failConsumerOrder(
+          trx,
+          before.id,
+          isRefundableThroughHitPay(before)
+            ? `${reason}: the payment is refunded through HitPay`
+            : `${reason}: return the bank transfer to the customer`,
+          ask,
+        );
+      }
       outcome = "refunded (operator)";
     } else {
       await resolveReviewFlag(trx, before.id);
@@ -122,5 +159,6 @@ export async function resolveReview(db: Db, decision: ReviewDecision): Promise<O
     return after!;
   });
   if (decision.action === "resend") kickJobs(SUPPLIER_CREATE_JOB);
+  if (decision.action === "refund") kickJobs(HITPAY_REFUND_JOB);
   return after;
 }

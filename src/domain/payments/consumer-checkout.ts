@@ -244,6 +244,7 @@ async function placeConsumerOrder(
       supplier_order_id: null,
       payment_provider: input.provider,
       payment_reference: null,
+      payment_id: null,
       last_error: null,
       review_since: null,
       review_reason: null,

@@ -1,23 +1,31 @@
-// The consumer end of the supplier flow: a paid order is delivered or left in error for an admin.
-// Consumers paid with a card or wallet, not from a balance, so nothing is refunded here: card
-// refunds are an admin action (design.md).
+// The consumer end of the supplier flow: a paid order is delivered, or moves to error and its
+// HitPay payment is refunded (consumer-refunds.ts); a manual payment's order waits in error for an
+// admin, who returns the bank transfer by hand.
 
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import { move } from "../orders/lifecycle.ts";
+import { REFUND_REASONS, type RefundAsk, requestRefund, SYSTEM } from "./consumer-refunds.ts";
 
 /**
- * A definitive supplier failure after payment: the order moves to error once, keeping the reason
- * in last_error, where the admin orders list shows it.
+ * A definitive failure after payment: the order moves to error once, keeping the reason in
+ * last_error, where the admin orders list shows it, and in the same transaction its HitPay payment
+ * is asked to be refunded (`refund`: who asks and why; the system after a supplier's refusal by
+ * default). The order as moved, or undefined when it had moved on.
  */
 export async function failConsumerOrder(
-  db: Db | Transaction<Database>,
+  trx: Transaction<Database>,
   orderId: string,
   reason: string,
-): Promise<void> {
-  await move(db, orderId, "consumer", "failed", { lastError: reason.slice(0, 1000) });
+  refund: RefundAsk = { reason: REFUND_REASONS.failed, by: SYSTEM },
+): Promise<OrderRow | undefined> {
+  const order = await move(trx, orderId, "consumer", "failed", {
+    lastError: reason.slice(0, 1000),
+  });
+  if (order) await requestRefund(trx, order, refund);
+  return order;
 }
 
 /**

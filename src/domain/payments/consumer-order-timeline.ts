@@ -23,6 +23,7 @@ import {
   RETRYABLE_STATES,
 } from "../../shared/order-lifecycle.ts";
 import { NotFoundError } from "../errors.ts";
+import { findRefundOfOrder } from "../../db/repositories/refunds.ts";
 import { centsToDollars } from "../money.ts";
 import { HITPAY, MANUAL, MANUAL_PAYMENT_CONFIRMED, PAID_OUTCOME } from "./consumer-payments.ts";
 
@@ -139,9 +140,11 @@ export async function readConsumerOrderTimeline(
     manual: order.payment_provider === MANUAL,
   });
   const inReview = order.review_since !== null && OPEN_AT_SUPPLIER.includes(order.status);
-  // The shop records no refund of a consumer's payment yet (an admin refunds in HitPay); the
-  // refunds it records will be read here, each becoming one "refunded" entry.
-  const refunds: RefundFact[] = [];
+  // Only a refund HitPay confirmed is shown: one still being asked for has not reached the buyer.
+  const refund = await findRefundOfOrder(db, order.id);
+  const refunds: RefundFact[] = refund?.status === "succeeded"
+    ? [{ amountCents: refund.amount_cents, at: refund.updated_at }]
+    : [];
   return buildConsumerOrderTimeline({
     order,
     paidAt: times.paidByProvider ?? times.paidByAdmin,

@@ -42,10 +42,12 @@ import type { BankTransferDetails } from "../../shared/consumer-storefront.ts";
 import {
   AWAITING_PAYMENT,
   PAYMENT_CANCELLED,
+  PAYMENT_EXPIRED,
   paymentEffect,
   type PaymentReport,
   UNPAID_STATES,
 } from "./consumer-states.ts";
+import { REFUND_REASONS, requestRefund, SYSTEM } from "./consumer-refunds.ts";
 
 /** The status poll's answer (spec §7 `status`, plus the transfer account of a manual order). */
 export interface ConsumerOrderStatus {
@@ -62,16 +64,18 @@ export const PAID_OUTCOME = "paid";
 export const MANUAL_PAYMENT_CONFIRMED = "order.confirm_manual_payment";
 
 /**
- * The one way a consumer order becomes paid: awaiting payment (or a HitPay payment that ended
- * unpaid, whose request may still complete) → payment received in one conditional update, and in
- * the same transaction the job that sends it to the supplier and the "paid" receipt.
- * Returns the order, or undefined when it was not payable (already paid, cancelled).
+ * The one way a consumer order becomes paid: awaiting payment (or a HitPay payment that failed or
+ * was cancelled, whose request may still complete) → payment received in one conditional update,
+ * recording HitPay's `paymentId` when known, and in the same transaction the job that sends it to
+ * the supplier and the "paid" receipt.
+ * Returns the order, or undefined when it was not payable (already paid, expired, cancelled).
  */
 export async function markConsumerOrderPaid(
   trx: Transaction<Database>,
   orderId: string,
+  paymentId?: string,
 ): Promise<OrderRow | undefined> {
-  const order = await move(trx, orderId, "consumer", "paid", { lastError: null });
+  const order = await move(trx, orderId, "consumer", "paid", { lastError: null, paymentId });
   if (!order) return undefined;
   await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId });
   await enqueueConsumerReceipt(trx, "paid", order);
@@ -142,8 +146,13 @@ export async function applyPaymentReport(
       : effect.kind === "pay"
       ? PAID_OUTCOME
       : "";
-    if (effect.kind === "pay" && !await markConsumerOrderPaid(trx, referenceNumber)) {
+    if (
+      effect.kind === "pay" && !await markConsumerOrderPaid(trx, referenceNumber, report.paymentId)
+    ) {
       outcome = "already moved on";
+    }
+    if (effect.kind === "late") {
+      outcome = await applyLatePayment(trx, order!, effect.reason, report.paymentId);
     }
     if (effect.kind === "unpaid") {
       const moved = await move(trx, referenceNumber, "consumer", "paymentEndedUnpaid", {
@@ -166,6 +175,36 @@ export async function applyPaymentReport(
     result.kind !== "applied" ? result.kind : result.outcome === PAID_OUTCOME ? "paid" : "recorded",
   );
   return result;
+}
+
+/**
+ * The outcome a late payment's event is stored with: it is the order's one verified payment (the
+ * invariants count it as such), though it paid for nothing delivered.
+ */
+export const PAID_TOO_LATE = "paid too late";
+
+/**
+ * A payment that completed after the shop expired or cancelled the order: the order moves to error
+ * with the payment recorded and the reason shown, and its refund is asked in the same transaction.
+ * It is never sent to a supplier. The event's outcome.
+ */
+async function applyLatePayment(
+  trx: Transaction<Database>,
+  order: OrderRow,
+  reason: string,
+  paymentId: string | undefined,
+): Promise<string> {
+  const moved = await move(trx, order.id, "consumer", "paidTooLate", {
+    from: [order.status],
+    lastError: reason,
+    paymentId,
+  });
+  if (!moved) return "already moved on";
+  await requestRefund(trx, moved, {
+    reason: order.status === PAYMENT_EXPIRED ? REFUND_REASONS.expired : REFUND_REASONS.cancelled,
+    by: SYSTEM,
+  });
+  return PAID_TOO_LATE;
 }
 
 /**
@@ -215,10 +254,16 @@ export async function receiveHitPayWebhook(
   const event = verifyHitPayWebhook(input.rawBody, input.headers, input.salt);
   if (!event) throw new UnauthenticatedError("Invalid webhook signature");
   if (event.kind === "unhandled") return await recordUnhandledEvent(db, event, input.rawBody);
+  const { paymentId, ...report } = event;
   return await applyPaymentReport(db, {
-    report: { provider: HITPAY, ...event },
+    // A v2 event without its payments names the payment by its request: no payment id to keep.
+    report: {
+      provider: HITPAY,
+      ...report,
+      ...(paymentId === event.paymentRequestId ? {} : { paymentId }),
+    },
     referenceNumber: event.referenceNumber,
-    eventKey: hitPayEventKey(event.paymentId, event.status),
+    eventKey: hitPayEventKey(paymentId, event.status),
     rawBody: input.rawBody,
   });
 }
@@ -235,11 +280,18 @@ export async function reconcileHitPayPayment(
   db: Db,
   hitpay: HitPayClient,
   order: OrderRow,
+  options: { expireIfPlacedBefore?: Date } = {},
 ): Promise<string> {
   if (order.payment_provider !== HITPAY || !order.payment_reference) return "no payment request";
   const request = await hitpay.getPaymentRequest(order.payment_reference);
   const report = hitPayReportOf(request);
-  if (!report) return "pending";
+  if (!report) {
+    const cutOff = options.expireIfPlacedBefore;
+    if (cutOff && order.status === AWAITING_PAYMENT && order.created_at < cutOff) {
+      return await expireUnpaidOrder(db, order);
+    }
+    return "pending";
+  }
   const result = await applyPaymentReport(db, {
     report: {
       provider: HITPAY,
@@ -247,6 +299,7 @@ export async function reconcileHitPayPayment(
       status: report.status,
       amountCents: report.amountCents,
       currency: report.currency,
+      ...(report.id === request.id ? {} : { paymentId: report.id }),
     },
     referenceNumber: request.referenceNumber,
     eventKey: hitPayEventKey(report.id, report.status),
@@ -283,6 +336,26 @@ function hitPayReportOf(
 }
 
 /**
+ * The shop's own end of an order's payment time: HitPay still shows its request unpaid well after
+ * the `expires_after` it was given, so the order expires here. A payment HitPay reports after this
+ * came too late: it is refunded, never delivered (the `paidTooLate` move).
+ */
+async function expireUnpaidOrder(db: Db, order: OrderRow): Promise<string> {
+  const moved = await move(db, order.id, "consumer", "paymentEndedUnpaid", {
+    from: [AWAITING_PAYMENT],
+    to: PAYMENT_EXPIRED,
+    lastError: "Payment time ran out: HitPay still showed the payment request unpaid",
+  });
+  return moved ? PAYMENT_EXPIRED : "already moved on";
+}
+
+/**
+ * How long after a payment request's `expires_after` the shop waits before it expires the order
+ * itself: room for clocks that differ and a payment HitPay took at the last second.
+ */
+export const PAYMENT_EXPIRY_GRACE_MINUTES = 5;
+
+/**
  * How long an order whose HitPay payment ended unpaid is still checked by the cron: its request
  * may complete later (the buyer pays on the page they came back to), and the webhook saying so
  * may be lost. Older ones are left to that webhook, which still pays them.
@@ -292,12 +365,15 @@ const UNPAID_RECHECK_MS = 7 * 24 * 60 * 60 * 1000;
 /**
  * The cron reconciliation (`payments reconcile`): every HitPay order still awaiting payment, and
  * those of the last week whose payment ended unpaid, is checked with HitPay, a few at a time.
- * Orders HitPay cannot answer for are counted, not changed.
+ * Orders HitPay cannot answer for are counted, not changed. With `expiryMinutes` (the
+ * `expires_after` the payment requests were given), an order still unpaid at HitPay that long
+ * (plus PAYMENT_EXPIRY_GRACE_MINUTES) after it was placed moves to payment expired.
  */
 export async function reconcileHitPayPayments(
   db: Db,
   hitpay: HitPayClient,
-): Promise<{ checked: number; paid: number; failed: number }> {
+  options: { expiryMinutes?: number } = {},
+): Promise<{ checked: number; paid: number; expired: number; failed: number }> {
   const awaiting = await listConsumerOrdersInStatus(db, [AWAITING_PAYMENT], 10_000);
   const ended = await listConsumerOrdersInStatus(
     db,
@@ -307,11 +383,17 @@ export async function reconcileHitPayPayments(
   );
   const open = [...awaiting, ...ended]
     .filter((o) => o.payment_provider === HITPAY && o.payment_reference);
+  const expireIfPlacedBefore = options.expiryMinutes === undefined
+    ? undefined
+    : new Date(Date.now() - (options.expiryMinutes + PAYMENT_EXPIRY_GRACE_MINUTES) * 60_000);
   let paid = 0;
+  let expired = 0;
   const { failed } = await forEachConcurrently(open, 4, async (order) => {
-    if (await reconcileHitPayPayment(db, hitpay, order) === PAID_OUTCOME) paid++;
+    const outcome = await reconcileHitPayPayment(db, hitpay, order, { expireIfPlacedBefore });
+    if (outcome === PAID_OUTCOME) paid++;
+    if (outcome === PAYMENT_EXPIRED) expired++;
   });
-  return { checked: open.length, paid, failed };
+  return { checked: open.length, paid, expired, failed };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import { publicOrigin } from "../../config.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
 import { enqueueMail } from "../mail/outbox.ts";
-import { consumerReceipt, type ReceiptOrder } from "../mail/receipts.ts";
+import { consumerReceipt, type ReceiptOrder, type ReceiptRefund } from "../mail/receipts.ts";
 
 /** Where a consumer finds an order again by its number and billing email. */
 export function orderPageUrl(orderId: string): string {
@@ -15,13 +15,14 @@ export function orderPageUrl(orderId: string): string {
  */
 export async function enqueueConsumerReceipt(
   trx: Transaction<Database>,
-  kind: "paid" | "delivered",
+  kind: "paid" | "delivered" | "refunded",
   order: OrderRow,
+  refund?: ReceiptRefund,
 ): Promise<void> {
   if (!order.consumer_email) return;
   await enqueueMail(
     trx,
-    consumerReceipt(kind, receiptOrderOf(order), { orderPageUrl: orderPageUrl(order.id) }),
+    consumerReceipt(kind, receiptOrderOf(order), { orderPageUrl: orderPageUrl(order.id) }, refund),
   );
 }
 

@@ -15,6 +15,7 @@ import {
   PAYMENT_CANCELLED,
   PAYMENT_EXPIRED,
   PAYMENT_FAILED,
+  TOO_LATE_STATES,
 } from "../../shared/order-lifecycle.ts";
 
 export {
@@ -27,14 +28,17 @@ export {
   PAYMENT_EXPIRED,
   PAYMENT_FAILED,
   PAYMENT_RECEIVED,
+  REFUNDED,
   RETRYABLE_STATES,
+  TOO_LATE_STATES,
   UNPAID_STATES,
 } from "../../shared/order-lifecycle.ts";
 
 /**
  * A HitPay payment that ended unpaid, by HitPay's word. These orders are not final for money: the
- * same payment request may still complete (the buyer pays on the page they came back to), and a
- * `completed` report then pays the order as it would one awaiting payment.
+ * same payment request may still complete (the buyer pays on the page they came back to). A
+ * `completed` report then pays a failed or cancelled payment's order as it would one awaiting
+ * payment; on an expired one it came too late and is refunded.
  */
 export const UNPAID_STATE_OF: Record<HitPayEndedUnpaid, ConsumerOrderState> = {
   failed: PAYMENT_FAILED,
@@ -62,6 +66,8 @@ export interface PaymentReport {
   status: string;
   amountCents: number;
   currency: string;
+  /** The payment's own id, when the report names one: what a refund of it names. */
+  paymentId?: string;
 }
 
 /**
@@ -75,6 +81,8 @@ export interface PaymentReport {
  *   transaction), so the provider should send it again;
  * - `unpaid`: HitPay says the payment ended unpaid (failed, expired, cancelled): the order awaiting
  *   payment moves to that state, where a later completion may still pay it;
+ * - `late`: a completion for an order the shop expired or cancelled: it is never delivered; it
+ *   moves to error with the payment recorded, and the payment is refunded;
  * - `record`: kept for the history, the order stays as it is (a pending notice, a failure of an
  *   order no longer awaiting payment, or a completion for an order already past that step: states
  *   only move forward).
@@ -85,6 +93,7 @@ export type PaymentEffect =
   | { kind: "unpaid"; status: ConsumerOrderState }
   | { kind: "refuse"; reason: string }
   | { kind: "retry" }
+  | { kind: "late"; reason: string }
   | { kind: "record"; reason: string };
 
 /** Decides what `report` may do to `order` (undefined when no order has the reference). */
@@ -114,6 +123,14 @@ export function paymentEffect(
   }
   if (report.status !== HITPAY_PAID) {
     return { kind: "record", reason: `payment ${report.status}; order stays ${order.status}` };
+  }
+  if (TOO_LATE_STATES.includes(order.status)) {
+    return {
+      kind: "late",
+      reason: order.status === PAYMENT_EXPIRED
+        ? "Paid after the order's payment time ran out: refunded, not delivered"
+        : "Paid after the order was cancelled: refunded, not delivered",
+    };
   }
   if (!PAYABLE_STATES.includes(order.status)) {
     return { kind: "record", reason: `already ${order.status}` };

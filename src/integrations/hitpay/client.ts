@@ -58,10 +58,33 @@ export interface PaymentRequestStatus extends PaymentRequest {
   payments: { id: string; status: string; amountCents: number; currency: string }[];
 }
 
+/** A refund as HitPay reports it (POST /v1/refund, GET /v1/refund/{id}). */
+export interface Refund {
+  id: string;
+  /** The payment refunded (a payment's id, never its request's). */
+  paymentId: string;
+  /** What this refund gave back. */
+  amountCents: number;
+  /** HitPay's word: "succeeded" in its examples; anything else is not (yet) done. */
+  status: string;
+  /** Upper case, e.g. "SGD". */
+  currency: string;
+}
+
+/** What the app asks HitPay to refund. */
+export interface RefundInput {
+  /** The payment's id (`payments[].id`, or the v1 webhook's `payment_id`). */
+  paymentId: string;
+  /** Sent to HitPay as a JSON number of dollars. */
+  amountCents: number;
+}
+
 /** The HitPay calls the app makes. Every method throws HitPayError when it gets no usable answer. */
 export interface HitPayClient {
   createPaymentRequest(input: PaymentRequestInput): Promise<PaymentRequest>;
   getPaymentRequest(id: string): Promise<PaymentRequestStatus>;
+  createRefund(input: RefundInput): Promise<Refund>;
+  getRefund(id: string): Promise<Refund>;
 }
 
 /**
@@ -75,9 +98,21 @@ export class HitPayError extends Error {
     message: string,
     /** The HTTP status, when HitPay answered with an error. */
     readonly status?: number,
+    /** HitPay's own `message`, when its error answer had one. */
+    readonly hitpayMessage?: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * HitPay answered and said no (a 4xx, its 422 with a `message`): the request was looked at and
+ * refused, so sending it again as it is changes nothing. A timeout, a 5xx, a rate limit's 429 or
+ * garbage is no such answer: the request may or may not have been carried out.
+ */
+export function isHitPayRefusal(error: unknown): error is HitPayError {
+  return error instanceof HitPayError && error.kind === "http" && error.status !== undefined &&
+    error.status >= 400 && error.status <= 499 && error.status !== 408 && error.status !== 429;
 }
 
 const text = z.union([z.string(), z.number()]).transform(String);
@@ -112,7 +147,25 @@ const StatusSchema = RequestSchema.extend({
   })).nullish().transform((value) => value ?? []),
 });
 
+const RefundSchema = z.object({
+  id: z.string().min(1),
+  payment_id: z.string().min(1),
+  amount_refunded: amount,
+  status: z.string().min(1),
+  currency,
+});
+
 const ErrorSchema = z.object({ message: z.string() });
+
+function readRefund(json: z.output<typeof RefundSchema>): Refund {
+  return {
+    id: json.id,
+    paymentId: json.payment_id,
+    amountCents: json.amount_refunded,
+    status: json.status,
+    currency: json.currency,
+  };
+}
 
 function readRequest(json: z.output<typeof RequestSchema>): PaymentRequest {
   return {
@@ -151,7 +204,12 @@ export function createHitPayClient(
     if (status < 200 || status > 299) {
       const refusal = ErrorSchema.safeParse(json);
       const message = refusal.success ? refusal.data.message : `HTTP ${status}`;
-      throw new HitPayError("http", `HitPay ${what}: ${message} (HTTP ${status})`, status);
+      throw new HitPayError(
+        "http",
+        `HitPay ${what}: ${message} (HTTP ${status})`,
+        status,
+        refusal.success ? refusal.data.message : undefined,
+      );
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -232,6 +290,53 @@ export function createHitPayClient(
           currency: p.currency,
         })),
       };
+    },
+
+    async createRefund(input) {
+      if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
+        throw new RangeError(`amountCents must be a positive integer, got ${input.amountCents}`);
+      }
+      // HitPay's OpenAPI types `amount` as a number: the JSON number is written from the exact
+      // decimal text ("12.34"), so no float ever holds the sum.
+      const body = `{"payment_id":${JSON.stringify(input.paymentId)},"amount":${
+        centsToDecimalString(input.amountCents)
+      }}`;
+      const refund = readRefund(
+        await call(
+          "refund",
+          fetchJson(
+            `${base}/refund`,
+            { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body },
+            config.timeoutMs,
+            { vendor: "hitpay", endpoint: "refund" },
+          ),
+          RefundSchema,
+        ),
+      );
+      // A refund of another payment or sum must never be recorded as this one.
+      if (refund.paymentId !== input.paymentId || refund.amountCents !== input.amountCents) {
+        throw new HitPayError(
+          "malformed",
+          `HitPay refund: answered ${refund.amountCents} of payment "${refund.paymentId}", ` +
+            `asked ${input.amountCents} of "${input.paymentId}"`,
+        );
+      }
+      return refund;
+    },
+
+    async getRefund(id) {
+      return readRefund(
+        await call(
+          "get refund",
+          fetchJson(
+            `${base}/refund/${encodeURIComponent(id)}`,
+            { method: "GET", headers },
+            config.timeoutMs,
+            { vendor: "hitpay", endpoint: "get-refund" },
+          ),
+          RefundSchema,
+        ),
+      );
     },
   };
 }

@@ -154,6 +154,8 @@ export interface HitPaySimulator extends SimulatorFaultLevers {
   holdWebhooks(hold: boolean): void;
   /** Every payment request, oldest first. */
   listRequests(): HitPaySimRequest[];
+  /** Every refund made (through the API or the `refund` lever), oldest first. */
+  listRefunds(): HitPaySimRefund[];
   /** Resolves when every webhook sent so far has been answered; returns listRequests(). */
   awaitWebhooks(): Promise<HitPaySimRequest[]>;
 }
@@ -178,6 +180,17 @@ function hitpayDate(ms: number): string {
 function message(status: number, text: string): Response {
   return Response.json({ message: text }, { status });
 }
+
+/** HitPay's 422 for a refund it will not make: the message, and the field it is about. */
+function refusal(text: string): Response {
+  return Response.json({ message: text, errors: { payment_id: [text] } }, { status: 422 });
+}
+
+/**
+ * The refusal a refund's "error" fault answers. HitPay documents no refusal texts; this one is the
+ * simulator's own.
+ */
+export const REFUND_REFUSED_MESSAGE = "This payment can no longer be refunded.";
 
 /** Reads a JSON or form body (with `payment_methods[]`) into plain fields. */
 async function readFields(request: Request): Promise<Fields | null> {
@@ -476,7 +489,15 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       : refunding || refundMatch
       ? HITPAY_REFUND_ENDPOINT
       : HITPAY_STATUS_ENDPOINT;
-    const fault = await gate.pass(request, endpoint, () => message(500, "Server Error"));
+    // A refund's "error" fault is HitPay saying no, its 422 (a payment method that cannot be
+    // refunded, a refund window passed); elsewhere it is a server error.
+    const fault = await gate.pass(
+      request,
+      endpoint,
+      endpoint === HITPAY_REFUND_ENDPOINT && refunding
+        ? () => refusal(REFUND_REFUSED_MESSAGE)
+        : () => message(500, "Server Error"),
+    );
     if (fault) return fault;
     if ((creating || refunding) && fields === null) {
       return message(400, "The request body is not valid JSON.");
@@ -546,7 +567,9 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
   }
 
   return {
-    handler,
+    // A "lost" fault carries the call out (a payment request made, a payment refunded), then
+    // drops its answer.
+    handler: gate.wrap(handler),
     ...gate.levers,
     pay: (id, method) => settle(id, true, method),
     fail: (id, method) => settle(id, false, method),
@@ -571,6 +594,7 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
       holding = hold;
     },
     listRequests: () => [...requests.keys()].map((id) => lookUp(id)!),
+    listRefunds: () => [...refunds.values()],
     async awaitWebhooks() {
       while (inFlight.size) await Promise.all(inFlight);
       return [...requests.values()];

@@ -69,6 +69,18 @@ export function AdminOrdersTable(
               <td>
                 <OrderIdCell order={order}>
                   {order.lastError && <Detail label="Last Error" value={order.lastError} />}
+                  {order.refund && (
+                    <>
+                      <Detail
+                        label="Refund"
+                        value={`${dollars(order.refund.amount)} ${order.refund.status}`}
+                      />
+                      <Detail label="HitPay Refund ID" value={order.refund.hitpayRefundId} />
+                      {order.refund.error && (
+                        <Detail label="Refund Error" value={order.refund.error} />
+                      )}
+                    </>
+                  )}
                 </OrderIdCell>
               </td>
               <td>

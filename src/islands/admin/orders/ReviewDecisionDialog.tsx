@@ -39,11 +39,18 @@ function consequence(order: ReviewOrderDto, action: ReviewAction): string {
       "successful with the supplier's order id, and no money moves.";
   }
   if (action === "refund") {
-    return order.reseller
-      ? `The order becomes failed and ${order.reseller.name}'s balance is credited ` +
-        `${dollarsToDollarString(order.amount)}, once.`
-      : "The order becomes failed. The customer's payment is not returned from here: " +
-        "refund it in HitPay.";
+    if (order.reseller) {
+      return `The order becomes failed and ${order.reseller.name}'s balance is credited ` +
+        `${dollarsToDollarString(order.amount)}, once.`;
+    }
+    if (order.refund) {
+      return `HitPay is asked again to refund the customer's ` +
+        `${dollarsToDollarString(order.refund.amount)}. The order becomes refunded when HitPay ` +
+        "confirms it; if HitPay refuses again, it comes back here with HitPay's answer.";
+    }
+    return `The order becomes failed and HitPay is asked to refund the customer's ` +
+      `${dollarsToDollarString(order.amount)}, once. The order becomes refunded when HitPay ` +
+      "confirms it (a bank transfer is returned by hand).";
   }
   return "Only when you have checked with the supplier that it does not hold this order: " +
     "otherwise it may be delivered twice.";

@@ -8,6 +8,7 @@ import type {
   SupplierAttemptDto,
 } from "../../../shared/order-types.ts";
 import { dollarsToDollarString } from "../../lib/format.ts";
+import { FAILED } from "../../../shared/order-lifecycle.ts";
 import { SupplierName, WithGem } from "../../lib/icon-text.tsx";
 import { formatDate } from "../../lib/order-format.ts";
 import { DECISIONS, ReviewDecisionDialog } from "./ReviewDecisionDialog.tsx";
@@ -21,6 +22,14 @@ export interface ReviewQueueProps {
 }
 
 const ACTIONS: ReviewAction[] = ["delivered", "refund", "resend"];
+
+/**
+ * The decisions an order allows: a consumer order that already failed waits for its refund, so
+ * only Refund (HitPay asked again) makes sense there.
+ */
+function actionsFor(order: ReviewOrderDto): ReviewAction[] {
+  return order.consumer && order.status === FAILED ? ["refund"] : ACTIONS;
+}
 
 function Buyer({ order }: { order: ReviewOrderDto }) {
   if (order.reseller) {
@@ -101,9 +110,18 @@ export function ReviewQueue({ orders, onPosted }: ReviewQueueProps) {
                 <p class="ao-reason">
                   <span class="muted">Reason:</span> {order.reviewReason}
                 </p>
+                {order.refund && (
+                  <p class="ao-reason">
+                    <span class="muted">Refund:</span> {dollarsToDollarString(order.refund.amount)}
+                    {" "}
+                    {order.refund.status}
+                    {order.refund.hitpayRefundId && ` (HitPay ${order.refund.hitpayRefundId})`}
+                    {order.refund.error && `: ${order.refund.error}`}
+                  </p>
+                )}
                 <Attempts attempts={order.attempts} />
                 <div class="ao-actions">
-                  {ACTIONS.map((action) => (
+                  {actionsFor(order).map((action) => (
                     <button
                       key={action}
                       type="button"

@@ -3,7 +3,7 @@ import { readJson, requireAdmin } from "../../../../server/http.ts";
 import { ReviewDecisionInput } from "../../../../server/order-inputs.ts";
 import { adminActor } from "../../../../domain/actor.ts";
 import { NotFoundError } from "../../../../domain/errors.ts";
-import { presentAdminOrder } from "../../../../domain/orders/admin-orders.ts";
+import { presentAdminOrders } from "../../../../domain/orders/admin-orders.ts";
 import { resolveReview } from "../../../../domain/orders/review-queue.ts";
 
 /**
@@ -20,5 +20,6 @@ export const POST: APIRoute = async ({ locals, params, request }) => {
     supplierOrderId,
     actor: adminActor(admin),
   });
-  return Response.json({ order: presentAdminOrder(order) });
+  const [presented] = await presentAdminOrders(locals.app.db, [order]);
+  return Response.json({ order: presented });
 };
