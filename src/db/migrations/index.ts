@@ -21,6 +21,7 @@ import * as m0019 from "./0019_store_idempotent_answer_text.ts";
 import * as m0020 from "./0020_index_live_supplier_attempts.ts";
 import * as m0021 from "./0021_create_password_checks.ts";
 import * as m0022 from "./0022_index_payment_references.ts";
+import * as m0024 from "./0024_create_item_routes.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0020_index_live_supplier_attempts": m0020,
   "0021_create_password_checks": m0021,
   "0022_index_payment_references": m0022,
+  "0024_create_item_routes": m0024,
 };

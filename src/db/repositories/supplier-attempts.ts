@@ -54,7 +54,8 @@ export async function startSupplierAttempt(
 }
 
 /**
- * An order to send as read, the MooGold product id of its game (MooGold orders by it) and, when
+ * An order to send as read, the MooGold product id of its game (MooGold orders by it; a rerouted
+ * order's is its route's, `orders.supplier_game_id`) and, when
  * the order waited to be sent, the attempt recorded for the create request about to go out.
  */
 export interface OrderToSend {
@@ -89,7 +90,9 @@ export async function readOrdersAndStartAttempts(
       ${UNLESS_LIVE}
       RETURNING id, order_id
     )
-    SELECT o.*, g.supplier_game_id AS product_id, attempt.id AS attempt_id
+    SELECT o.*, CASE WHEN o.route_item_key IS NULL THEN g.supplier_game_id
+        ELSE o.supplier_game_id END AS product_id,
+      attempt.id AS attempt_id
     FROM o LEFT JOIN games g ON g.id = o.game_id AND o.supplier = 'monkey'
       LEFT JOIN attempt ON attempt.order_id = o.id`.execute(db);
   const read = rows.map(({ product_id, attempt_id, ...order }) => ({
@@ -227,6 +230,35 @@ export async function closeOpenSupplierAttempt(
     .where((eb) => eb.or([eb("outcome", "is", null), eb("outcome", "=", UNCERTAIN)]))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Records a route passed over without sending (`outcome` one that proves the supplier does not
+ * hold the order, so it is never live), in the caller's transaction.
+ */
+export async function insertClosedSupplierAttempt(
+  trx: Transaction<Database>,
+  attempt: { orderId: string; supplier: string; outcome: string; answer: string },
+): Promise<void> {
+  if (!NOT_AT_SUPPLIER.includes(attempt.outcome)) {
+    throw new Error(`a closed attempt cannot be ${JSON.stringify(attempt.outcome)}`);
+  }
+  const now = new Date();
+  await trx.insertInto("supplier_attempts").values({
+    order_id: attempt.orderId,
+    supplier: attempt.supplier,
+    outcome: attempt.outcome,
+    answer: attempt.answer.slice(0, 2000),
+    started_at: now,
+    finished_at: now,
+  }).execute();
+}
+
+/** The suppliers an order has had any attempt at (sent, refused or passed over). */
+export async function listAttemptedSuppliers(db: Db, orderId: string): Promise<string[]> {
+  const rows = await db.selectFrom("supplier_attempts").select("supplier").distinct()
+    .where("order_id", "=", orderId).execute();
+  return rows.map((row) => row.supplier);
 }
 
 /** Every attempt of the given orders, oldest first. */
