@@ -200,32 +200,39 @@ Deno.test({
           assert.equal(await createJobsFor(db, id), 1);
         });
 
-        await t.step("a route known to be short of its cost is skipped; then the order fails", async () => {
-          await insertBalanceReading(db, { vendor: "elitedias", balanceCents: 50, currency: "SGD" });
-          const id = await place();
-          const edBefore = sim.requestsTo(ED_TOPUP);
-          sim.moogold.rejectOrders();
-          try {
-            assert.equal(await sendOrderToSupplier(db, suppliers, id), true);
-          } finally {
-            sim.moogold.acceptOrders();
-          }
-          const row = await orderRow(db, id);
-          assert.equal(row.status, "error", "refunded as without routes");
-          assert.equal(row.supplier, "monkey");
-          assert.match(row.last_error ?? "", /Out of stock.*skipped: EliteDias's last balance/);
-          assert.equal(sim.requestsTo(ED_TOPUP) - edBefore, 0);
-          const attempts = await listSupplierAttempts(db, [id]);
-          assert.deepEqual(
-            attempts.map((a) => [a.supplier, a.outcome]),
-            [["monkey", "failed"], ["elephant", "not at supplier"]],
-          );
-          await insertBalanceReading(db, {
-            vendor: "elitedias",
-            balanceCents: 100_000,
-            currency: "SGD",
-          });
-        });
+        await t.step(
+          "a route known to be short of its cost is skipped; then the order fails",
+          async () => {
+            await insertBalanceReading(db, {
+              vendor: "elitedias",
+              balanceCents: 50,
+              currency: "SGD",
+            });
+            const id = await place();
+            const edBefore = sim.requestsTo(ED_TOPUP);
+            sim.moogold.rejectOrders();
+            try {
+              assert.equal(await sendOrderToSupplier(db, suppliers, id), true);
+            } finally {
+              sim.moogold.acceptOrders();
+            }
+            const row = await orderRow(db, id);
+            assert.equal(row.status, "error", "refunded as without routes");
+            assert.equal(row.supplier, "monkey");
+            assert.match(row.last_error ?? "", /Out of stock.*skipped: EliteDias's last balance/);
+            assert.equal(sim.requestsTo(ED_TOPUP) - edBefore, 0);
+            const attempts = await listSupplierAttempts(db, [id]);
+            assert.deepEqual(
+              attempts.map((a) => [a.supplier, a.outcome]),
+              [["monkey", "failed"], ["elephant", "not at supplier"]],
+            );
+            await insertBalanceReading(db, {
+              vendor: "elitedias",
+              balanceCents: 100_000,
+              currency: "SGD",
+            });
+          },
+        );
 
         await t.step("consumer orders take the same routes; every refusal fails it", async () => {
           const id = "CROUTED000001";

@@ -2,8 +2,18 @@
 import assert from "node:assert/strict";
 import { chooseNextRoute, orderRouteOf } from "../../src/domain/orders/routing.ts";
 
-const ELITEDIAS = { supplier: "elephant", supplierGame: "genshin", supplierItem: "60", cost: "0.85" };
-const MOOGOLD = { supplier: "monkey", supplierGame: "3689112", supplierItem: "3689113", cost: "0.87" };
+const ELITEDIAS = {
+  supplier: "elephant",
+  supplierGame: "genshin",
+  supplierItem: "60",
+  cost: "0.85",
+};
+const MOOGOLD = {
+  supplier: "monkey",
+  supplierGame: "3689112",
+  supplierItem: "3689113",
+  cost: "0.87",
+};
 
 Deno.test("[routes] after a refusal the order takes the first route it has not been at", () => {
   const choice = chooseNextRoute([MOOGOLD, ELITEDIAS], {

@@ -58,7 +58,8 @@ export async function findLastBalanceReading(
     .select(["vendor", "balance_cents", "currency", "read_at"])
     .where("vendor", "=", vendor).orderBy("read_at", "desc").orderBy("id", "desc").limit(1)
     .executeTakeFirst();
-  return row && { ...row, balance_cents: Number(row.balance_cents), read_at: new Date(row.read_at) };
+  return row &&
+    { ...row, balance_cents: Number(row.balance_cents), read_at: new Date(row.read_at) };
 }
 
 /** When `vendor`'s balance was last read, or null when it never was. */

@@ -49,6 +49,11 @@ function ownGameKey(profile: SupplierProfile, game: GameRow): string {
   return profile.gameKey === "supplierName" ? game.supplier_name : game.supplier_game_id ?? "";
 }
 
+/** What a supplier's game key is called on the routes editor. */
+function gameKeyLabel(profile: SupplierProfile): string {
+  return profile.gameKey === "supplierName" ? "game code" : "product ID";
+}
+
 function priceNumber(text: string): number {
   const n = Number(text);
   if (!Number.isFinite(n)) throw new UpstreamError("Supplier sent a price that is not a number");
@@ -79,7 +84,7 @@ export async function listGameRoutes(db: Db, gameId: string): Promise<GameRoutes
   const suppliers = SUPPLIER_PROFILES.map((p) => ({
     key: p.key,
     name: p.name,
-    gameKeyLabel: p.gameKey === "supplierName" ? "Game code" : "Product ID",
+    gameKeyLabel: gameKeyLabel(p).replace(/^./, (c) => c.toUpperCase()),
   }));
   const unavailable = unavailableReason(game);
   if (unavailable) return { gameId, unavailable, suppliers, items: [] };
@@ -128,7 +133,13 @@ async function readOfferItems(
   if (!profile) throw new ValidationError("supplier: no such supplier");
   const port = requireSupplierPort(suppliers, supplier);
   const offer = await port.readOffer(supplierGame(profile, game));
-  if (!offer) throw new UpstreamError(`Could not read what ${profile.name} sells for ${game}`);
+  // The port answers nothing both for a game the supplier does not know and for no answer at all;
+  // the first is what an admin typed wrong, so it is theirs to check, never a 502.
+  if (!offer) {
+    throw new ValidationError(
+      `${profile.name} lists nothing for ${game}: check the ${gameKeyLabel(profile)}`,
+    );
+  }
   return [...offer].map(([key, o]) => ({
     key: port.itemKey({ id: o.id, nameSupplier: key }),
     name: o.name,
@@ -198,7 +209,7 @@ export async function saveItemRoutes(
   db: Db,
   suppliers: Suppliers,
   input: { gameId: string; itemKey: string; routes: readonly RouteRequest[] },
-  admin: PublicAdmin,
+  admin: Pick<PublicAdmin, "_id" | "name">,
 ): Promise<ItemRoutesDto> {
   const game = await gameOrThrow(db, input.gameId);
   const routes = await validateItemRoutes(suppliers, game, input.itemKey, input.routes);

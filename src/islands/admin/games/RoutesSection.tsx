@@ -61,7 +61,9 @@ export function RoutesSection({ gameId }: RoutesSectionProps) {
     return (
       <section class="ag-routes">
         <h3>Routes</h3>
-        {notice ? <p class="error" role="status">{notice.text}</p> : <p class="muted">Loading...</p>}
+        {notice
+          ? <p class="error" role="status">{notice.text}</p>
+          : <p class="muted">Loading...</p>}
       </section>
     );
   }
