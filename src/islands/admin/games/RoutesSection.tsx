@@ -146,12 +146,15 @@ export function RoutesSection({ gameId }: RoutesSectionProps) {
         When a supplier refuses an order outright, the order goes to the next route. The item's own
         supplier is always first.
       </p>
-      <label>
-        Item
-        <select value={itemKey} onChange={(e) => choose(data.items, e.currentTarget.value)}>
-          {data.items.map((i) => <option key={i.itemKey} value={i.itemKey}>{i.itemName}</option>)}
-        </select>
-      </label>
+      {/* Labelled by id, not wrapped: a wrapped select's options would join its name. */}
+      <label for="ar-item">Item</label>
+      <select
+        id="ar-item"
+        value={itemKey}
+        onChange={(e) => choose(data.items, e.currentTarget.value)}
+      >
+        {data.items.map((i) => <option key={i.itemKey} value={i.itemKey}>{i.itemName}</option>)}
+      </select>
       <ol class="ag-route-list" aria-label="Routes of this item">
         {routes.map((route, index) => (
           <li key={route.supplier}>
@@ -195,18 +198,17 @@ export function RoutesSection({ gameId }: RoutesSectionProps) {
       {chosenSupplier && (
         <fieldset class="ag-rowlist">
           <legend>Add Route</legend>
-          <label>
-            Supplier
-            <select
-              value={chosenSupplier.key}
-              onChange={(e) => {
-                setSupplier(e.currentTarget.value);
-                setOffer(null);
-              }}
-            >
-              {free.map((s) => <option key={s.key} value={s.key}>{s.name}</option>)}
-            </select>
-          </label>
+          <label for="ar-supplier">Supplier</label>
+          <select
+            id="ar-supplier"
+            value={chosenSupplier.key}
+            onChange={(e) => {
+              setSupplier(e.currentTarget.value);
+              setOffer(null);
+            }}
+          >
+            {free.map((s) => <option key={s.key} value={s.key}>{s.name}</option>)}
+          </select>
           <label>
             {chosenSupplier.gameKeyLabel}
             <input
@@ -230,16 +232,18 @@ export function RoutesSection({ gameId }: RoutesSectionProps) {
             offer.length
               ? (
                 <>
-                  <label>
-                    Supplier Item
-                    <select value={picked} onChange={(e) => setPicked(e.currentTarget.value)}>
-                      {offer.map((o) => (
-                        <option key={o.key} value={o.key}>
-                          {`${o.name} · ${dollarsToDollarString(o.cost)}`}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
+                  <label for="ar-offer">Supplier Item</label>
+                  <select
+                    id="ar-offer"
+                    value={picked}
+                    onChange={(e) => setPicked(e.currentTarget.value)}
+                  >
+                    {offer.map((o) => (
+                      <option key={o.key} value={o.key}>
+                        {`${o.name} · ${dollarsToDollarString(o.cost)}`}
+                      </option>
+                    ))}
+                  </select>
                   <button type="button" class="btn-secondary" onClick={addRoute}>Add Route</button>
                 </>
               )
