@@ -9,7 +9,13 @@ import type { Db } from "../../src/db/client.ts";
 import type { OrderRow } from "../../src/db/schema.ts";
 import type { Suppliers } from "../../src/integrations/suppliers.ts";
 import { launchGame, LaunchGameSchema } from "../../src/domain/catalogue/launch.ts";
-import { listGameRoutes, saveItemRoutes } from "../../src/domain/catalogue/item-routes.ts";
+import {
+  listGameRoutes,
+  listGameRoutesByName,
+  saveItemRoutes,
+} from "../../src/domain/catalogue/item-routes.ts";
+import { listGamesForAdmin } from "../../src/domain/catalogue/games.ts";
+import { syncGameBySupplierName } from "../../src/domain/catalogue/price-sync.ts";
 import { placeResellerOrder, SUPPLIER_CREATE_JOB } from "../../src/domain/orders/place.ts";
 import { sendOrderToSupplier } from "../../src/domain/orders/fulfil.ts";
 import { computeResellerPrice } from "../../src/domain/catalogue/pricing.ts";
@@ -99,6 +105,26 @@ Deno.test({
           (e) => e instanceof ValidationError && /one route of an item only/.test(e.message),
         );
         await assert.rejects(save([], "no such item"), NotFoundError);
+        const byName = await listGameRoutesByName(db, "genshin impact");
+        assert.deepEqual(byName, listed, "the CLI finds the game by its name");
+
+        // A price sync re-reads the route's cost from EliteDias, without touching the game.
+        sim.elitedias.setCost("genshin", "60 Genesis Crystals", "0.91");
+        const version = (await listGamesForAdmin(db)).find((g) => g._id === game._id)!.version;
+        const synced = await syncGameBySupplierName(db, sim.suppliers, "Genshin Impact");
+        assert.deepEqual(synced.changes, [
+          { item: "60 Genesis Crystals via EliteDias", from: 0.85, to: 0.91 },
+        ]);
+        const resynced = (await listGameRoutes(db, game._id)).items
+          .find((i) => i.itemKey === itemKey)!.routes;
+        assert.equal(resynced[1].cost, 0.91);
+        assert.equal(
+          (await listGamesForAdmin(db)).find((g) => g._id === game._id)!.version,
+          version,
+          "the game's own row is not rewritten for a route's cost",
+        );
+        sim.elitedias.setCost("genshin", "60 Genesis Crystals", "0.85");
+        await syncGameBySupplierName(db, sim.suppliers, "Genshin Impact");
         const after = await listGameRoutes(db, game._id);
         assert.deepEqual(after, listed, "a refused save changes nothing");
         await save([]);

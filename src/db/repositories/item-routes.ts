@@ -56,3 +56,16 @@ export async function replaceItemRoutes(
     cost: route.cost,
   }))).execute();
 }
+
+/** Sets one route's cost (a price sync read a new one from its supplier). */
+export async function updateItemRouteCost(
+  db: Handle,
+  route: { gameId: string; itemKey: string; supplier: string; cost: string },
+): Promise<void> {
+  await db.updateTable("item_routes")
+    .set({ cost: route.cost, updated_at: new Date() })
+    .where("game_id", "=", route.gameId)
+    .where("item_key", "=", route.itemKey)
+    .where("supplier", "=", route.supplier)
+    .execute();
+}

@@ -11,6 +11,7 @@ import {
   listItemRoutes,
   type NewItemRoute,
   replaceItemRoutes,
+  updateItemRouteCost,
 } from "../../db/repositories/item-routes.ts";
 import { insertAudit } from "../../db/repositories/audit-log.ts";
 import type { Suppliers } from "../../integrations/suppliers.ts";
@@ -29,6 +30,7 @@ import type {
 } from "../../shared/item-route-types.ts";
 import type { PublicAdmin } from "../auth/users.ts";
 import { NotFoundError, UpstreamError, ValidationError } from "../errors.ts";
+import { parseDecimal } from "../money.ts";
 
 /** A route as an admin asks for it: the supplier, its game and its item (the cost is read). */
 export interface RouteRequest {
@@ -232,4 +234,65 @@ export async function saveItemRoutes(
     .find((i) => i.itemKey === input.itemKey);
   if (!after) throw new NotFoundError("Item not found");
   return after;
+}
+
+/** What re-reading a game's route costs found: each changed cost, and routes no longer offered. */
+export interface RouteCostSync {
+  changes: { itemKey: string; supplier: string; from: number; to: number }[];
+  /** "EliteDias: 60 Genesis Crystals" for each route whose supplier no longer lists its item. */
+  missing: string[];
+}
+
+/** Whether two decimal texts are the same amount ("0.85" and "0.850"). */
+function sameAmount(a: string, b: string): boolean {
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  const scale = Math.max(x.scale, y.scale);
+  return x.units * 10n ** BigInt(scale - x.scale) === y.units * 10n ** BigInt(scale - y.scale);
+}
+
+/**
+ * Re-reads each route's cost from its supplier and stores the ones that changed, so a rerouted
+ * order records what that supplier charges now. A supplier that does not answer leaves its routes
+ * as they were.
+ */
+export async function syncItemRouteCosts(
+  db: Db,
+  suppliers: Suppliers,
+  gameId: string,
+): Promise<RouteCostSync> {
+  const sync: RouteCostSync = { changes: [], missing: [] };
+  const routes = await listItemRoutes(db, gameId);
+  const offers = new Map<string, Map<string, string> | null>();
+  for (const route of routes) {
+    const at = `${route.supplier}\n${route.supplier_game}`;
+    if (!offers.has(at)) {
+      const items = await readOfferItems(suppliers, route.supplier, route.supplier_game)
+        .catch(() => null);
+      offers.set(at, items && new Map(items.map((o) => [o.key, o.cost])));
+    }
+    const offer = offers.get(at);
+    if (!offer) continue;
+    const cost = offer.get(route.supplier_item);
+    const name = supplierProfile(route.supplier)?.name ?? route.supplier;
+    if (cost === undefined) {
+      sync.missing.push(`${name}: ${route.supplier_item}`);
+      continue;
+    }
+    const before = String(route.cost);
+    if (sameAmount(before, cost)) continue;
+    await updateItemRouteCost(db, {
+      gameId,
+      itemKey: route.item_key,
+      supplier: route.supplier,
+      cost,
+    });
+    sync.changes.push({
+      itemKey: route.item_key,
+      supplier: route.supplier,
+      from: Number(before),
+      to: Number(cost),
+    });
+  }
+  return sync;
 }
