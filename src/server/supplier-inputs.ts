@@ -29,3 +29,11 @@ export const RouteOfferQuery = z.object({
   supplier: z.string().trim().min(1).max(50),
   game: z.string().trim().min(1).max(200),
 });
+
+/** POST /api/admin/games/{id}/route_map: a supplier's game to map onto the game's items. */
+export const RouteMapInput = z.object({
+  supplier: z.string().trim().min(1).max(50),
+  supplierName: z.string().trim().max(200).default(""),
+  supplierGameID: z.union([z.string().trim().max(50), z.number().int().positive()])
+    .transform(String).default(""),
+});

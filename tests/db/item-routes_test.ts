@@ -12,6 +12,7 @@ import { launchGame, LaunchGameSchema } from "../../src/domain/catalogue/launch.
 import {
   listGameRoutes,
   listGameRoutesByName,
+  mapSupplierGameAsRoutes,
   saveItemRoutes,
 } from "../../src/domain/catalogue/item-routes.ts";
 import { listGamesForAdmin } from "../../src/domain/catalogue/games.ts";
@@ -131,6 +132,60 @@ Deno.test({
         const cleared = (await listGameRoutes(db, game._id)).items
           .find((i) => i.itemKey === itemKey)!.routes;
         assert.deepEqual(cleared.map((r) => r.supplier), ["monkey"], "removed: its own only");
+      });
+    } finally {
+      await sim.close();
+      await tdb.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    `[routes:${backend}] a game another supplier already sells gets that supplier's items as routes, by name`,
+  ...opts,
+  async fn() {
+    const tdb = await createTestDatabase(backend);
+    const sim = startTestSuppliers();
+    try {
+      await withHandle(tdb, async (db) => {
+        const game = await launchGame(
+          db,
+          sim.suppliers,
+          LaunchGameSchema.parse({
+            name: "Genshin Impact",
+            supplier: "elephant",
+            supplierName: "genshin",
+            requiresServerID: true,
+          }),
+          { _id: null, name: "test" },
+        );
+        const input = {
+          gameId: game._id,
+          supplier: "monkey",
+          supplierName: "Genshin Impact",
+          supplierGameId: GENSHIN_PRODUCT,
+        };
+        const mapped = await mapSupplierGameAsRoutes(db, sim.suppliers, input, admin);
+        assert.deepEqual(mapped, {
+          mapped: 3,
+          unmatched: ["980 + 110 Genesis Crystals", "1980 + 260 Genesis Crystals"],
+        });
+        const routes = await listGameRoutes(db, game._id);
+        const welkin = routes.items.find((i) => i.itemKey === "Blessing of the Welkin Moon")!;
+        assert.deepEqual(
+          welkin.routes.map((r) => [r.supplier, r.game, r.item, r.cost]),
+          [
+            ["elephant", "genshin", "Blessing of the Welkin Moon", 4.25],
+            ["monkey", GENSHIN_PRODUCT, "3689115", 4.31],
+          ],
+        );
+        const again = await mapSupplierGameAsRoutes(db, sim.suppliers, input, admin);
+        assert.equal(again.mapped, 0, "an item already routed there is left as it is");
+        await assert.rejects(
+          mapSupplierGameAsRoutes(db, sim.suppliers, { ...input, supplier: "elephant" }, admin),
+          (e) => e instanceof ValidationError && /already sold through EliteDias/.test(e.message),
+        );
       });
     } finally {
       await sim.close();

@@ -296,3 +296,86 @@ export async function syncItemRouteCosts(
   }
   return sync;
 }
+
+/** An item's name as two suppliers' lists are compared: case and spacing aside. */
+function comparableName(name: string): string {
+  return name.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/** What mapping a supplier's game onto a launched game did. */
+export interface RouteMapping {
+  /** Items that got the supplier as their last route. */
+  mapped: number;
+  /** The game's items the supplier sells nothing of that name for. */
+  unmatched: string[];
+}
+
+/**
+ * Launching a game another supplier already sells, offered instead: each item of the launched
+ * game gets `supplier`'s item of the same name (for the game it names `supplierName` or
+ * `supplierGameId`, whichever its port keys games by) as its last route, unless it already has a
+ * route there. One transaction, audited.
+ */
+export async function mapSupplierGameAsRoutes(
+  db: Db,
+  suppliers: Suppliers,
+  input: { gameId: string; supplier: string; supplierName: string; supplierGameId: string },
+  admin: Pick<PublicAdmin, "_id" | "name">,
+): Promise<RouteMapping> {
+  const game = await gameOrThrow(db, input.gameId);
+  const unavailable = unavailableReason(game);
+  if (unavailable) throw new ValidationError(unavailable);
+  const profile = supplierProfile(input.supplier);
+  if (!profile) throw new ValidationError("supplier: no such supplier");
+  if (profile.key === game.supplier) {
+    throw new ValidationError(`${game.name} is already sold through ${profile.name}`);
+  }
+  const supplierGame = profile.gameKey === "supplierName"
+    ? input.supplierName
+    : input.supplierGameId;
+  const offer = await readOfferItems(suppliers, profile.key, supplierGame);
+  const byName = new Map(offer.map((o) => [comparableName(o.name), o]));
+  const own = supplierProfile(game.supplier)!;
+  const stored = await listItemRoutes(db, game.id);
+  const mapping: RouteMapping = { mapped: 0, unmatched: [] };
+  const changes: { itemKey: string; routes: NewItemRoute[] }[] = [];
+  for (const { key, item } of itemsOf(game, own)) {
+    const match = byName.get(comparableName(item.nameReseller)) ??
+      byName.get(comparableName(item.nameConsumer.header));
+    if (!match) {
+      mapping.unmatched.push(item.nameReseller);
+      continue;
+    }
+    const routes = stored.filter((r) => r.item_key === key).map((r) => ({
+      supplier: r.supplier,
+      supplierGame: r.supplier_game,
+      supplierItem: r.supplier_item,
+      cost: String(r.cost),
+    }));
+    if (routes.some((r) => r.supplier === profile.key)) continue;
+    routes.push({
+      supplier: profile.key,
+      supplierGame,
+      supplierItem: match.key,
+      cost: match.cost,
+    });
+    changes.push({ itemKey: key, routes });
+  }
+  mapping.mapped = changes.length;
+  if (!changes.length) return mapping;
+  await db.transaction().execute(async (trx) => {
+    for (const change of changes) {
+      await replaceItemRoutes(trx, game.id, change.itemKey, change.routes);
+    }
+    await insertAudit(trx, {
+      actorType: "admin",
+      actorId: admin._id,
+      actorName: admin.name,
+      action: "game.update_routes",
+      targetType: "game",
+      targetId: game.id,
+      after: { mappedFrom: { supplier: profile.key, game: supplierGame }, items: changes },
+    });
+  });
+  return mapping;
+}
