@@ -1,5 +1,6 @@
 // Admin → Edit game → Settings › Routes at 375 px: an admin routes Genshin Impact's 60-crystal
-// item on to MooGold, picked from what MooGold sells, saves it, and the page never scrolls sideways.
+// item on to MooGold, picked from what MooGold sells, saves it, and the page never scrolls sideways;
+// MooGold's Genshin Impact on the Suppliers screen offers its items as routes instead of a launch.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createTestDatabase } from "../helpers/backends.ts";
@@ -15,7 +16,8 @@ async function pageOverflow(page: Page): Promise<number> {
 }
 
 Deno.test({
-  name: "[e2e] at 375 px an admin adds and removes an item's route to another supplier",
+  name:
+    "[e2e] at 375 px an admin adds and removes an item's route to another supplier, and maps a supplier's game as routes",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -89,6 +91,29 @@ Deno.test({
         `${server.url}/api/admin/games/${genshin._id}/routes`,
       )).json();
       assert.equal(cleared.items.find((i) => i.itemKey === item.nameSupplier)!.routes.length, 1);
+
+      // MooGold's Genshin Impact, already sold through EliteDias: its items become routes instead.
+      await page.getByRole("navigation", { name: "Admin menu" })
+        .getByRole("button", { name: "Suppliers", exact: true }).click();
+      await page.getByRole("tablist", { name: "Suppliers" }).getByRole("tab", { name: "MooGold" })
+        .click();
+      await page.getByPlaceholder("Search game...").fill("Genshin Impact");
+      await page.locator(".supplier-card").filter({
+        has: page.getByText("Genshin Impact", { exact: true }),
+      }).click();
+      await page.getByRole("button", { name: "Add as Routes" }).click();
+      await page.getByText("3 item(s) of Genshin Impact now go here when refused.", {
+        exact: false,
+      }).waitFor();
+      assert.equal(await pageOverflow(page), 0, "no sideways scroll on the offer");
+      await page.screenshot({ path: "/tmp/admin-route-offer-375.png", fullPage: true });
+      const mapped: GameRoutesDto = await (await page.request.get(
+        `${server.url}/api/admin/games/${genshin._id}/routes`,
+      )).json();
+      assert.deepEqual(
+        mapped.items.find((i) => i.itemKey === item.nameSupplier)!.routes.map((r) => r.supplier),
+        ["elephant", "monkey"],
+      );
       assert.deepEqual(alerts, []);
     } finally {
       await browser.close();
