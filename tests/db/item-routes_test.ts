@@ -20,7 +20,10 @@ import { syncGameBySupplierName } from "../../src/domain/catalogue/price-sync.ts
 import { placeResellerOrder, SUPPLIER_CREATE_JOB } from "../../src/domain/orders/place.ts";
 import { sendOrderToSupplier } from "../../src/domain/orders/fulfil.ts";
 import { computeResellerPrice } from "../../src/domain/catalogue/pricing.ts";
-import { listSupplierAttempts } from "../../src/db/repositories/supplier-attempts.ts";
+import {
+  listSupplierAttempts,
+  startSupplierAttempt,
+} from "../../src/db/repositories/supplier-attempts.ts";
 import { insertBalanceReading } from "../../src/db/repositories/operations.ts";
 import { PAYMENT_RECEIVED } from "../../src/domain/payments/consumer-states.ts";
 import { NotFoundError, ValidationError } from "../../src/domain/errors.ts";
@@ -31,6 +34,8 @@ const opts = { sanitizeOps: false, sanitizeResources: false };
 const ED_TOPUP = "/ed/elitedias_reseller_topup_api";
 const MG_CREATE = "/mg/order/create_order";
 const GENSHIN_PRODUCT = "3689112";
+/** Where orders wait to be sent, as the job runner passes it. */
+const WAITING = { reseller: "new", consumer: PAYMENT_RECEIVED };
 const admin = { _id: "00000000-0000-0000-0000-000000000001", name: "Ops" };
 
 /** Genshin Impact sold through MooGold, its 60-crystal item routed on to EliteDias's. */
@@ -245,6 +250,11 @@ Deno.test({
           assert.equal(moved.route_item_key, itemKey);
           assert.match(moved.last_error ?? "", /MooGold refused: .*Out of stock.*EliteDias/);
           assert.equal(await createJobsFor(db, id), 2, "the placement's job and the new route's");
+          assert.equal(
+            await startSupplierAttempt(db, id, WAITING, "monkey"),
+            undefined,
+            "a sender still holding the order at MooGold is not cleared to send it there",
+          );
 
           assert.equal(await sendOrderToSupplier(db, suppliers, id), true);
           // Whatever runs it again (the job twice, a refresh) finds it already at EliteDias.

@@ -28,26 +28,37 @@ const UNLESS_LIVE = sql`ON CONFLICT (order_id)
  * waiting status), for a new attempt: FOR SHARE, so a statement that meets an order whose move
  * out of waiting (a refused create's refund, say) is being committed waits for it and then sees
  * the order as moved. Without the lock it would judge the order by the snapshot it began with,
- * and could clear a refused order to be sent again the moment its attempt was closed.
+ * and could clear a refused order to be sent again the moment its attempt was closed. The order
+ * must still be at `atSupplier`, the supplier the caller read it at: a move to the item's next
+ * route keeps its status, and a caller holding the order as it was would send it to the supplier
+ * that just refused it, under an attempt of the next one.
  */
-function stillWaiting(ids: readonly string[], waiting: WaitingStatuses) {
+function stillWaiting(
+  ids: readonly string[],
+  waiting: WaitingStatuses,
+  atSupplier: ReturnType<typeof sql>,
+) {
   return sql`SELECT w.id, w.supplier FROM orders w
     WHERE w.id = ${anyOfList(ids)} AND w.supplier_order_id IS NULL AND w.status = CASE w.buyer_type
       WHEN 'consumer' THEN ${waiting.consumer}::text ELSE ${waiting.reseller}::text END
+      AND w.supplier = ${atSupplier}
     FOR SHARE`;
 }
 
 /**
- * Records a create request about to be sent, in one statement; its id, or undefined when the
- * order no longer waits to be sent (stillWaiting) or already has a live attempt (UNLESS_LIVE).
+ * Records a create request about to be sent to `supplier`, in one statement; its id, or undefined
+ * when the order no longer waits to be sent there (stillWaiting: moved on, or moved to another
+ * route since the caller read it) or already has a live attempt (UNLESS_LIVE).
  */
 export async function startSupplierAttempt(
   db: Db,
   orderId: string,
   waiting: WaitingStatuses,
+  supplier: string,
 ): Promise<number | undefined> {
   const { rows } = await sql<{ id: string }>`
-    INSERT INTO supplier_attempts (order_id, supplier) ${stillWaiting([orderId], waiting)}
+    INSERT INTO supplier_attempts (order_id, supplier)
+    ${stillWaiting([orderId], waiting, sql`${supplier}::text`)}
     ${UNLESS_LIVE}
     RETURNING id`.execute(db);
   return rows[0] === undefined ? undefined : Number(rows[0].id);
@@ -86,7 +97,8 @@ export async function readOrdersAndStartAttempts(
       SELECT * FROM orders
       WHERE id = ${anyOfList(orderIds)}
     ), attempt AS (
-      INSERT INTO supplier_attempts (order_id, supplier) ${stillWaiting(orderIds, waiting)}
+      INSERT INTO supplier_attempts (order_id, supplier)
+      ${stillWaiting(orderIds, waiting, sql`(SELECT o.supplier FROM o WHERE o.id = w.id)`)}
       ${UNLESS_LIVE}
       RETURNING id, order_id
     )

@@ -125,7 +125,7 @@ async function createAtSupplier(
     if (lookup.kind === "unknown") return { verdict: { kind: "unknown", reason: lookup.reason } };
     // The supplier's own answer that it holds no order under our reference: safe to send.
     await closeOpenSupplierAttempt(db, order.id, "not at supplier", lookup.reason);
-    const again = await startSupplierAttempt(db, order.id, WAITING);
+    const again = await startSupplierAttempt(db, order.id, WAITING, order.supplier);
     if (again === undefined) {
       // The order moved on since it was read (a refused create's refund, say), or another
       // attempt began meanwhile: not sent from here; a later read tells where it stands.
