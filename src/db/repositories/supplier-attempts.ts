@@ -204,7 +204,7 @@ export const recordAcceptance: (db: Db, acceptance: Acceptance) => Promise<Order
 
 /** The order's live attempt (see startSupplierAttempt): its outcome, null while it is out. */
 export async function findLiveSupplierAttempt(
-  db: Db,
+  db: Db | Transaction<Database>,
   orderId: string,
 ): Promise<{ outcome: string | null } | undefined> {
   return await db.selectFrom("supplier_attempts").select("outcome")

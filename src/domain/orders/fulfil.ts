@@ -307,12 +307,21 @@ async function failOrReroute(
     });
     if (refused !== undefined) await finishSupplierAttempt(trx, refused, "failed", reason);
     if (!moved) return undefined;
+    // Another sender (a refresh that found nothing under our reference) may have begun a create
+    // at the refusing supplier meanwhile: the order stays there for that answer to decide.
+    if (await findLiveSupplierAttempt(trx, order.id)) throw new StillAtSupplier();
     await recordSkippedRoutes(trx, order.id, plan.skipped);
     await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId: order.id });
     return moved;
+  }).catch((error) => {
+    if (error instanceof StillAtSupplier) return undefined;
+    throw error;
   });
   if (moved) kickJobs(SUPPLIER_CREATE_JOB);
 }
+
+/** Rolls a reroute back: the order has a create out at the supplier it was to leave. */
+class StillAtSupplier extends Error {}
 
 /**
  * Applies a verdict to `order` (as read just before asking the supplier): forward moves only,
