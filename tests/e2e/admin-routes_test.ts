@@ -9,6 +9,24 @@ import { launchBrowser, signInDemoAdminInBrowser } from "../helpers/browser.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
 import type { GameRoutesDto } from "../../src/shared/item-route-types.ts";
 
+const AXE = await Deno.readTextFile(
+  new URL("../../node_modules/axe-core/axe.min.js", import.meta.url),
+);
+
+/** The rules axe-core finds broken inside `selector`. */
+async function axeViolations(page: Page, selector: string): Promise<string[]> {
+  if (!await page.evaluate(() => "axe" in globalThis)) await page.evaluate(AXE);
+  return await page.evaluate(async (include) => {
+    // deno-lint-ignore no-explicit-any
+    const result = await (globalThis as any).axe.run({ include: [include] }, {
+      resultTypes: ["violations"],
+    });
+    return (result.violations as { id: string; nodes: { target: string[] }[] }[]).map((v) =>
+      `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`
+    );
+  }, selector);
+}
+
 async function pageOverflow(page: Page): Promise<number> {
   return await page.evaluate(() =>
     document.documentElement.scrollWidth - document.documentElement.clientWidth
@@ -66,6 +84,7 @@ Deno.test({
         /MooGold.*3689113.*\$0\.87/s,
       );
       assert.equal(await pageOverflow(page), 0, "no sideways scroll with a route listed");
+      assert.deepEqual(await axeViolations(page, ".ag-routes"), []);
       await page.screenshot({ path: "/tmp/admin-routes-375.png", fullPage: true });
 
       await routes.getByRole("button", { name: "Save Routes" }).click();
@@ -106,6 +125,7 @@ Deno.test({
         exact: false,
       }).waitFor();
       assert.equal(await pageOverflow(page), 0, "no sideways scroll on the offer");
+      assert.deepEqual(await axeViolations(page, ".route-offer"), []);
       await page.screenshot({ path: "/tmp/admin-route-offer-375.png", fullPage: true });
       const mapped: GameRoutesDto = await (await page.request.get(
         `${server.url}/api/admin/games/${genshin._id}/routes`,

@@ -55,15 +55,18 @@ function RouteOffer({ game, target }: { game: SupplierGame; target: LaunchedGame
     }
   };
   return (
-    <div class="panel route-offer">
-      <p>
-        {target.name}{" "}
-        is already sold through another supplier. Instead of launching it again, this supplier's
-        items can be its items' next routes, used when that supplier refuses an order.
-      </p>
-      <button type="button" class="btn" disabled={state.kind === "busy"} onClick={map}>
-        Add as Routes
-      </button>
+    <div class="route-offer">
+      <div class="panel">
+        <p>
+          {target.name}{" "}
+          is already sold through another supplier. Instead of launching it again, this supplier's
+          items can be its items' next routes, used when that supplier refuses an order.
+        </p>
+        <button type="button" class="btn" disabled={state.kind === "busy"} onClick={map}>
+          Add as Routes
+        </button>
+      </div>
+      {/* Outside the panel: the banners' colours are read against the page's background. */}
       {(state.kind === "done" || state.kind === "failed") && (
         <p
           class={state.kind === "done" ? "banner banner-ok" : "banner banner-error"}
