@@ -11,6 +11,7 @@ import {
   syncGameBySupplierName,
   type SyncReport,
 } from "../src/domain/catalogue/price-sync.ts";
+import { listGameRoutesByName } from "../src/domain/catalogue/item-routes.ts";
 import { cliActor } from "../src/domain/actor.ts";
 import { cliSuppliers, report, withDb } from "./io.ts";
 
@@ -53,11 +54,12 @@ function describe(report: SyncReport): string[] {
   ];
 }
 
-/** `games list`, `suppliers games`, `launch`, `sync-prices`. */
+/** `games list`, `games routes`, `suppliers games`, `launch`, `sync-prices`. */
 export function registerCatalogueCommands(program: Command): void {
-  program
+  const games = program
     .command("games")
-    .description("Games in the catalogue")
+    .description("Games in the catalogue");
+  games
     .command("list")
     .description("List every game with its supplier, item count and flags")
     .option("--json", "print JSON")
@@ -75,6 +77,26 @@ export function registerCatalogueCommands(program: Command): void {
           }  ${g.name}  [${g.supplier}:${g.supplierName}]  ${items} items${
             flags.length ? `  (${flags.join(", ")})` : ""
           }`,
+        );
+      }
+    });
+
+  games
+    .command("routes")
+    .description(
+      "List each item's routes: the suppliers an order goes to in turn when one refuses it " +
+        "outright (its own supplier first)",
+    )
+    .argument("<game>", "the game's name, supplier key (e.g. pubgm) or id")
+    .option("--json", "print JSON")
+    .action(async (game: string, opts: { json?: boolean }) => {
+      const routes = await withDb((db) => listGameRoutesByName(db, game));
+      if (opts.json) return console.log(JSON.stringify(routes, null, 2));
+      if (routes.unavailable) return console.log(routes.unavailable);
+      for (const item of routes.items) {
+        console.log(item.itemName);
+        item.routes.forEach((r, i) =>
+          console.log(`  ${i + 1}. ${r.supplierLabel}  ${r.game}  ${r.item}  cost ${r.cost}`)
         );
       }
     });

@@ -172,6 +172,10 @@ export interface OrdersTable {
   review_reason: string | null;
   /** The searchable fields lower-cased, computed by the database (migration 0004). */
   search_text: GeneratedAlways<string>;
+  /** The item's key in its game once the order left its first route (migration 0024). */
+  route_item_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The product id its route names the game by, where not the game's own (migration 0024). */
+  supplier_game_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RestrictedMlbbUsersTable {
@@ -426,6 +430,25 @@ export interface AlertsTable {
   sent_at: CreatedAt;
 }
 
+/**
+ * One further route of a game's item (migration 0024): the item's own supplier is the first and
+ * is not stored; these follow it by `priority` (1, 2, …), one per supplier.
+ */
+export interface ItemRoutesTable {
+  game_id: string;
+  /** The item's key in its game: its own supplier's key (what its orders store in `denom`). */
+  item_key: string;
+  priority: number;
+  supplier: string;
+  /** How that supplier knows the game: its code or its product id (its port's `gameKey`). */
+  supplier_game: string;
+  /** That supplier's key of the item (an order's `denom` there). */
+  supplier_item: string;
+  /** The cost as that supplier stated it. */
+  cost: Numeric;
+  updated_at: CreatedAt;
+}
+
 /** A stored password hash found to be no published password, by its SHA-256 (migration 0021). */
 export interface PasswordChecksTable {
   digest: string;
@@ -461,6 +484,7 @@ export interface Database {
   supplier_balance_readings: SupplierBalanceReadingsTable;
   alert_conditions: AlertConditionsTable;
   alerts: AlertsTable;
+  item_routes: ItemRoutesTable;
 }
 
 export type AdminRow = Selectable<AdminsTable>;
@@ -482,3 +506,4 @@ export type ResellerWebhookRow = Selectable<ResellerWebhooksTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type SupplierAttemptRow = Selectable<SupplierAttemptsTable>;
+export type ItemRouteRow = Selectable<ItemRoutesTable>;

@@ -17,6 +17,7 @@ const AUDIT_ACTION_LABELS: Record<string, string> = {
   "email.reply": "Email replied to",
   "game.create": "Game created",
   "game.update": "Game changed",
+  "game.update_routes": "Item routes changed",
   "game.delete": "Game deleted",
   "game.launch": "Game launched",
   "game.sync_prices": "Prices synced",

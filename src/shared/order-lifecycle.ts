@@ -130,6 +130,15 @@ export const MOVES = {
     consumer: { from: [PAYMENT_RECEIVED], to: [PAYMENT_RECEIVED], counts: [] },
     review: "clear",
   },
+  /**
+   * Its supplier definitively refused the create (nothing was made there) and the item has a
+   * next route: the order goes to that supplier, where it waits to be sent as before.
+   */
+  rerouted: {
+    reseller: { from: ["new"], to: ["new"], counts: [] },
+    consumer: { from: [PAYMENT_RECEIVED], to: [PAYMENT_RECEIVED], counts: [] },
+    review: "clear",
+  },
   /** The supplier (or an operator, reading it off the supplier) says it is delivered. */
   delivered: {
     reseller: { from: OPEN.reseller, to: ["successful"], counts: ["delivered"] },

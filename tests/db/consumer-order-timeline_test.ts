@@ -109,7 +109,7 @@ Deno.test({
         });
 
         await t.step("sent: at the first create request to the supplier", async () => {
-          assert.ok(await startSupplierAttempt(db, "C-TL-1", WAITING));
+          assert.ok(await startSupplierAttempt(db, "C-TL-1", WAITING, "elephant"));
           const attempt = await db.selectFrom("supplier_attempts").select("started_at")
             .where("order_id", "=", "C-TL-1").executeTakeFirstOrThrow();
           const timeline = await readConsumerOrderTimeline(db, "C-TL-1");
@@ -135,7 +135,7 @@ Deno.test({
         await t.step("failed: not delivered, at the move that failed it", async () => {
           await insertHitPayOrder(db, "C-TL-2");
           await payByHitPay(db, "C-TL-2");
-          assert.ok(await startSupplierAttempt(db, "C-TL-2", WAITING));
+          assert.ok(await startSupplierAttempt(db, "C-TL-2", WAITING, "elephant"));
           const failed = await move(db, "C-TL-2", "consumer", "failed", {
             lastError: "refused by the supplier",
           });

@@ -164,7 +164,7 @@ Deno.test({
             const { id } = await placeOne("Quick");
             // The job's create was accepted and its attempt closed, and the order not yet updated
             // with the supplier's id: the order still reads as not sent.
-            const attempt = await startSupplierAttempt(db, id, WAITING);
+            const attempt = await startSupplierAttempt(db, id, WAITING, "elephant");
             assert.ok(attempt !== undefined);
             await finishSupplierAttempt(db, attempt, "accepted", "supplier order ED1 (pending)");
             const before = sim.requestsTo(TOPUP);

@@ -22,6 +22,7 @@ import * as m0020 from "./0020_index_live_supplier_attempts.ts";
 import * as m0021 from "./0021_create_password_checks.ts";
 import * as m0022 from "./0022_index_payment_references.ts";
 import * as m0023 from "./0023_create_refunds.ts";
+import * as m0024 from "./0024_create_item_routes.ts";
 import * as m0025 from "./0025_create_order_review_spans.ts";
 
 /** Every migration, by name; listed statically so the server bundle carries them. */
@@ -49,5 +50,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0021_create_password_checks": m0021,
   "0022_index_payment_references": m0022,
   "0023_create_refunds": m0023,
+  "0024_create_item_routes": m0024,
   "0025_create_order_review_spans": m0025,
 };

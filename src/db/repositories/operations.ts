@@ -49,6 +49,19 @@ export async function listHourlyBalanceReadings(
   }));
 }
 
+/** `vendor`'s last balance reading, or undefined when it never was read. */
+export async function findLastBalanceReading(
+  db: Handle,
+  vendor: string,
+): Promise<BalanceReadingRow | undefined> {
+  const row = await db.selectFrom("supplier_balance_readings")
+    .select(["vendor", "balance_cents", "currency", "read_at"])
+    .where("vendor", "=", vendor).orderBy("read_at", "desc").orderBy("id", "desc").limit(1)
+    .executeTakeFirst();
+  return row &&
+    { ...row, balance_cents: Number(row.balance_cents), read_at: new Date(row.read_at) };
+}
+
 /** When `vendor`'s balance was last read, or null when it never was. */
 export async function findLastBalanceReadingAt(db: Db, vendor: string): Promise<Date | null> {
   const row = await db.selectFrom("supplier_balance_readings").select("read_at")

@@ -108,6 +108,18 @@ export interface MoveChanges {
   last_error?: string | null;
   review_since?: null;
   review_reason?: null;
+  /** A move to another route of the item (`rerouted`): where the order goes now. */
+  supplier?: string;
+  denom?: string;
+  package_ed_name?: string | null;
+  supplier_game_id?: string | null;
+  cost?: string;
+  route_item_key?: string;
+}
+
+/** A move that only happens while the order is at `supplier` and not yet sent there. */
+export interface UnsentAt {
+  supplier: string;
 }
 
 /**
@@ -124,22 +136,26 @@ export function assertListedMove(move: StatusMove): void {
 
 /**
  * Moves an order forward only if it is still in one of `move.from`: one conditional update, so
- * two workers (or a worker and a refresh) can never apply a transition twice. Only the
- * lifecycle's `move` calls it.
+ * two workers (or a worker and a refresh) can never apply a transition twice; with `unsentAt`,
+ * only while it is still at that supplier with no supplier order id. Only the lifecycle's `move`
+ * calls it.
  */
 export async function transitionOrder(
   db: Handle,
   id: string,
   move: StatusMove,
   changes: MoveChanges,
+  unsentAt?: UnsentAt,
 ): Promise<OrderRow | undefined> {
   assertListedMove(move);
-  return await db.updateTable("orders")
+  let q = db.updateTable("orders")
     .set({ ...changes, status: move.to, updated_at: new Date() })
     .where("id", "=", id)
-    .where("status", "in", [...move.from])
-    .returningAll()
-    .executeTakeFirst();
+    .where("status", "in", [...move.from]);
+  if (unsentAt) {
+    q = q.where("supplier", "=", unsentAt.supplier).where("supplier_order_id", "is", null);
+  }
+  return await q.returningAll().executeTakeFirst();
 }
 
 /** A webhook event to queue with an order's move, and the job that delivers it. */

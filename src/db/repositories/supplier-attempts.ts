@@ -28,33 +28,45 @@ const UNLESS_LIVE = sql`ON CONFLICT (order_id)
  * waiting status), for a new attempt: FOR SHARE, so a statement that meets an order whose move
  * out of waiting (a refused create's refund, say) is being committed waits for it and then sees
  * the order as moved. Without the lock it would judge the order by the snapshot it began with,
- * and could clear a refused order to be sent again the moment its attempt was closed.
+ * and could clear a refused order to be sent again the moment its attempt was closed. The order
+ * must still be at `atSupplier`, the supplier the caller read it at: a move to the item's next
+ * route keeps its status, and a caller holding the order as it was would send it to the supplier
+ * that just refused it, under an attempt of the next one.
  */
-function stillWaiting(ids: readonly string[], waiting: WaitingStatuses) {
+function stillWaiting(
+  ids: readonly string[],
+  waiting: WaitingStatuses,
+  atSupplier: ReturnType<typeof sql>,
+) {
   return sql`SELECT w.id, w.supplier FROM orders w
     WHERE w.id = ${anyOfList(ids)} AND w.supplier_order_id IS NULL AND w.status = CASE w.buyer_type
       WHEN 'consumer' THEN ${waiting.consumer}::text ELSE ${waiting.reseller}::text END
+      AND w.supplier = ${atSupplier}
     FOR SHARE`;
 }
 
 /**
- * Records a create request about to be sent, in one statement; its id, or undefined when the
- * order no longer waits to be sent (stillWaiting) or already has a live attempt (UNLESS_LIVE).
+ * Records a create request about to be sent to `supplier`, in one statement; its id, or undefined
+ * when the order no longer waits to be sent there (stillWaiting: moved on, or moved to another
+ * route since the caller read it) or already has a live attempt (UNLESS_LIVE).
  */
 export async function startSupplierAttempt(
   db: Db,
   orderId: string,
   waiting: WaitingStatuses,
+  supplier: string,
 ): Promise<number | undefined> {
   const { rows } = await sql<{ id: string }>`
-    INSERT INTO supplier_attempts (order_id, supplier) ${stillWaiting([orderId], waiting)}
+    INSERT INTO supplier_attempts (order_id, supplier)
+    ${stillWaiting([orderId], waiting, sql`${supplier}::text`)}
     ${UNLESS_LIVE}
     RETURNING id`.execute(db);
   return rows[0] === undefined ? undefined : Number(rows[0].id);
 }
 
 /**
- * An order to send as read, the MooGold product id of its game (MooGold orders by it) and, when
+ * An order to send as read, the MooGold product id of its game (MooGold orders by it; a rerouted
+ * order's is its route's, `orders.supplier_game_id`) and, when
  * the order waited to be sent, the attempt recorded for the create request about to go out.
  */
 export interface OrderToSend {
@@ -85,11 +97,14 @@ export async function readOrdersAndStartAttempts(
       SELECT * FROM orders
       WHERE id = ${anyOfList(orderIds)}
     ), attempt AS (
-      INSERT INTO supplier_attempts (order_id, supplier) ${stillWaiting(orderIds, waiting)}
+      INSERT INTO supplier_attempts (order_id, supplier)
+      ${stillWaiting(orderIds, waiting, sql`(SELECT o.supplier FROM o WHERE o.id = w.id)`)}
       ${UNLESS_LIVE}
       RETURNING id, order_id
     )
-    SELECT o.*, g.supplier_game_id AS product_id, attempt.id AS attempt_id
+    SELECT o.*, CASE WHEN o.route_item_key IS NULL THEN g.supplier_game_id
+        ELSE o.supplier_game_id END AS product_id,
+      attempt.id AS attempt_id
     FROM o LEFT JOIN games g ON g.id = o.game_id AND o.supplier = 'monkey'
       LEFT JOIN attempt ON attempt.order_id = o.id`.execute(db);
   const read = rows.map(({ product_id, attempt_id, ...order }) => ({
@@ -189,7 +204,7 @@ export const recordAcceptance: (db: Db, acceptance: Acceptance) => Promise<Order
 
 /** The order's live attempt (see startSupplierAttempt): its outcome, null while it is out. */
 export async function findLiveSupplierAttempt(
-  db: Db,
+  db: Db | Transaction<Database>,
   orderId: string,
 ): Promise<{ outcome: string | null } | undefined> {
   return await db.selectFrom("supplier_attempts").select("outcome")
@@ -227,6 +242,35 @@ export async function closeOpenSupplierAttempt(
     .where((eb) => eb.or([eb("outcome", "is", null), eb("outcome", "=", UNCERTAIN)]))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Records a route passed over without sending (`outcome` one that proves the supplier does not
+ * hold the order, so it is never live), in the caller's transaction.
+ */
+export async function insertClosedSupplierAttempt(
+  trx: Transaction<Database>,
+  attempt: { orderId: string; supplier: string; outcome: string; answer: string },
+): Promise<void> {
+  if (!NOT_AT_SUPPLIER.includes(attempt.outcome)) {
+    throw new Error(`a closed attempt cannot be ${JSON.stringify(attempt.outcome)}`);
+  }
+  const now = new Date();
+  await trx.insertInto("supplier_attempts").values({
+    order_id: attempt.orderId,
+    supplier: attempt.supplier,
+    outcome: attempt.outcome,
+    answer: attempt.answer.slice(0, 2000),
+    started_at: now,
+    finished_at: now,
+  }).execute();
+}
+
+/** The suppliers an order has had any attempt at (sent, refused or passed over). */
+export async function listAttemptedSuppliers(db: Db, orderId: string): Promise<string[]> {
+  const rows = await db.selectFrom("supplier_attempts").select("supplier").distinct()
+    .where("order_id", "=", orderId).execute();
+  return rows.map((row) => row.supplier);
 }
 
 /** Every attempt of the given orders, oldest first. */

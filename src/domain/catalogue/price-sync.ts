@@ -8,6 +8,8 @@ import type { GameItemDto, GamePackageDto } from "../../shared/game-types.ts";
 import { readSupplierOffer, readSupplierServers } from "./launch.ts";
 import { findMobileLegendsRow, MLBB_SUPPLIER_NAME } from "./games.ts";
 import { NotFoundError } from "../errors.ts";
+import { syncItemRouteCosts } from "./item-routes.ts";
+import { supplierProfile } from "../../integrations/supplier-registry.ts";
 
 /** What one game's sync did; a failed game kept its prices. */
 export interface SyncReport {
@@ -84,8 +86,8 @@ function sameServers(a: Record<string, string>, b: Record<string, string>): bool
 
 /**
  * Re-reads supplier costs for one launched game (for Mobile Legends, each package from its own
- * EliteDias game) and stores them, with the supplier's server list when it has one. A supplier that fails leaves
- * the game unchanged.
+ * EliteDias game) and stores them, with the supplier's server list when it has one, and its items'
+ * routes' costs from their suppliers. A supplier that fails leaves the game unchanged.
  */
 export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): Promise<SyncReport> {
   const report: SyncReport = {
@@ -124,9 +126,25 @@ export async function syncGameRow(db: Db, suppliers: Suppliers, row: GameRow): P
     servers = await supplierServersToStore(suppliers, row);
     report.serversUpdated = servers !== undefined;
   }
+  const itemsChanged = report.changes.length > 0;
+  const routes = row.has_packages ? undefined : await syncItemRouteCosts(db, suppliers, row.id);
+  for (const change of routes?.changes ?? []) {
+    const item = gameItems.find((i) => supplierProfile(supplier)?.itemKey(i) === change.itemKey);
+    report.changes.push({
+      item: `${item?.nameReseller ?? change.itemKey} via ${
+        supplierProfile(change.supplier)?.name ?? change.supplier
+      }`,
+      from: change.from,
+      to: change.to,
+    });
+  }
+  report.missing.push(...routes?.missing ?? []);
   report.changed = report.changes.length;
-  if (report.changed || servers) {
+  // Route costs live in their own rows: only the game's own items or servers change the game.
+  if (itemsChanged || servers) {
     await updateGameCatalogue(db, row.id, { gameItems, packages, servers });
+  }
+  if (report.changed || servers) {
     await insertAudit(db, {
       actorType: "system",
       action: "game.sync_prices",

@@ -3,11 +3,12 @@ import type { Db } from "../../db/client.ts";
 import type { Database, OrderRow } from "../../db/schema.ts";
 import { noteOrderError, readOrder } from "../../db/repositories/orders.ts";
 import type { NewJob } from "../../db/repositories/jobs.ts";
-import { queueJob, wakeJobsAt } from "../jobs.ts";
+import { kickJobs, queueJob, wakeJobsAt } from "../jobs.ts";
 import {
   closeOpenSupplierAttempt,
   findLiveSupplierAttempt,
   finishSupplierAttempt,
+  insertClosedSupplierAttempt,
   readOrderAndStartAttempt,
   startSupplierAttempt,
   UNCERTAIN,
@@ -20,11 +21,12 @@ import type {
   SupplierPort,
   SupplierVerdict,
 } from "../../integrations/supplier-port.ts";
-import { requireSupplierPort } from "../../integrations/supplier-registry.ts";
+import { requireSupplierPort, supplierProfile } from "../../integrations/supplier-registry.ts";
 import { refundOrderAmount } from "../ledger/ledger.ts";
 import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
 import { orderEvents, queueOrderEvents } from "../resellers/webhooks.ts";
-import { SUPPLIER_STATUS_JOB } from "./place.ts";
+import { SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB } from "./place.ts";
+import { orderRouteOf, planReroute, type RouteChoice } from "./routing.ts";
 import { sendOrderToReview } from "./review.ts";
 import { move, moveOnAcceptance, MOVES, moveWithEvents, type OrderStatus } from "./lifecycle.ts";
 
@@ -37,7 +39,7 @@ function supplierOrderOf(order: OrderRow, productId: string | null): SupplierOrd
     userName: order.user_name,
     gameCode: order.package_ed_name,
     denom: order.denom,
-    productId,
+    productId: productId ?? order.supplier_game_id,
     supplierOrderId: order.supplier_order_id,
   };
 }
@@ -123,7 +125,7 @@ async function createAtSupplier(
     if (lookup.kind === "unknown") return { verdict: { kind: "unknown", reason: lookup.reason } };
     // The supplier's own answer that it holds no order under our reference: safe to send.
     await closeOpenSupplierAttempt(db, order.id, "not at supplier", lookup.reason);
-    const again = await startSupplierAttempt(db, order.id, WAITING);
+    const again = await startSupplierAttempt(db, order.id, WAITING, order.supplier);
     if (again === undefined) {
       // The order moved on since it was read (a refused create's refund, say), or another
       // attempt began meanwhile: not sent from here; a later read tells where it stands.
@@ -245,13 +247,82 @@ async function failOrder(
   order: OrderRow,
   reason: string,
   refused?: number,
+  skipped: RouteChoice["skipped"] = [],
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (order.buyer_type === "consumer") await failConsumerOrder(trx, order.id, reason);
     else await refundResellerOrderIn(trx, order.id, reason);
     if (refused !== undefined) await finishSupplierAttempt(trx, refused, "failed", reason);
+    await recordSkippedRoutes(trx, order.id, skipped);
   });
 }
+
+/** Each route passed over without sending, as a closed attempt of its supplier. */
+async function recordSkippedRoutes(
+  trx: Transaction<Database>,
+  orderId: string,
+  skipped: RouteChoice["skipped"],
+): Promise<void> {
+  for (const { route, reason } of skipped) {
+    await insertClosedSupplierAttempt(trx, {
+      orderId,
+      supplier: route.supplier,
+      outcome: "not at supplier",
+      answer: reason,
+    });
+  }
+}
+
+/** What an order's last error says of the routes passed over, after the refusal's reason. */
+function withSkips(reason: string, skipped: RouteChoice["skipped"]): string {
+  return [reason, ...skipped.map((s) => s.reason)].join("; ");
+}
+
+/**
+ * A create its supplier definitively refused (nothing was made there): the order moves to its
+ * item's next route (`rerouted`, its status unchanged) with a new create job, in one transaction
+ * with closing the refused attempt; without a next route it fails (failOrder). Only ever after a
+ * definitive refusal, so no order is at two suppliers at once.
+ */
+async function failOrReroute(
+  db: Db,
+  order: OrderRow,
+  reason: string,
+  refused?: number,
+): Promise<void> {
+  const plan = await planReroute(db, order);
+  if (!plan.next || plan.itemKey === undefined) {
+    await failOrder(db, order, withSkips(reason, plan.skipped), refused, plan.skipped);
+    return;
+  }
+  const nameOf = (key: string) => supplierProfile(key)?.name ?? key;
+  const note = withSkips(`${nameOf(order.supplier)} refused: ${reason}`, plan.skipped) +
+    `; sent to ${nameOf(plan.next.supplier)} instead`;
+  const route = orderRouteOf(plan.next, plan.itemKey);
+  const moved = await db.transaction().execute(async (trx) => {
+    const moved = await move(trx, order.id, order.buyer_type, "rerouted", {
+      from: [order.status],
+      route,
+      unsentAt: { supplier: order.supplier },
+      lastError: note,
+    });
+    if (refused !== undefined) await finishSupplierAttempt(trx, refused, "failed", reason);
+    if (!moved) return undefined;
+    // Another sender (a refresh that found nothing under our reference) may have begun a create
+    // at the refusing supplier meanwhile: the order stays there for that answer to decide.
+    if (await findLiveSupplierAttempt(trx, order.id)) throw new StillAtSupplier();
+    await recordSkippedRoutes(trx, order.id, plan.skipped);
+    await queueJob(trx, SUPPLIER_CREATE_JOB, { orderId: order.id });
+    return moved;
+  }).catch((error) => {
+    if (error instanceof StillAtSupplier) return undefined;
+    throw error;
+  });
+  if (moved) kickJobs(SUPPLIER_CREATE_JOB);
+}
+
+/** Rolls a reroute back: the order has a create out at the supplier it was to leave. */
+class StillAtSupplier extends Error {}
 
 /**
  * Applies a verdict to `order` (as read just before asking the supplier): forward moves only,
@@ -376,6 +447,10 @@ async function sendById(
     });
     if (check && after) wakeJobsAt(check.runAt, check.kind);
     return { done: true, after, watched: watch && after !== undefined };
+  }
+  if (verdict.kind === "failed") {
+    await failOrReroute(db, order, verdict.reason, refused);
+    return { done: true };
   }
   const after = await applyVerdict(db, order, verdict, refused);
   if (verdict.kind !== "unknown" && verdict.kind !== "later") return { done: true, after };

@@ -14,6 +14,7 @@ import {
   type StatusMove,
   transitionOrder,
   transitionOrderWithEvents,
+  type UnsentAt,
 } from "../../db/repositories/orders.ts";
 import { type Acceptance, recordAcceptance } from "../../db/repositories/supplier-attempts.ts";
 import {
@@ -46,6 +47,22 @@ export interface MoveOptions {
   paymentId?: string;
   /** The reason shown with the order; null clears it, undefined leaves it. */
   lastError?: string | null;
+  /** `rerouted`: the route the order moves to, from `unsentAt` (its supplier, still unsent). */
+  route?: OrderRoute;
+  unsentAt?: UnsentAt;
+}
+
+/** Where a rerouted order goes: the supplier, its keys of game and item, and its cost. */
+export interface OrderRoute {
+  supplier: string;
+  denom: string;
+  /** The supplier's game code, for a supplier that names games by code. */
+  gameCode: string | null;
+  /** The supplier's product id, for a supplier that names games by product id. */
+  productId: string | null;
+  cost: string;
+  /** The item's key in its game (the first route's denom). */
+  itemKey: string;
 }
 
 /** The event's step for `buyer`; an event the buyer type has no step for is a programming error. */
@@ -74,6 +91,14 @@ function changesOf(event: StatusEventName, options: MoveOptions): MoveChanges {
       : { supplier_order_id: options.supplierOrderId }),
     ...(options.paymentId === undefined ? {} : { payment_id: options.paymentId }),
     ...(options.lastError === undefined ? {} : { last_error: options.lastError }),
+    ...(options.route === undefined ? {} : {
+      supplier: options.route.supplier,
+      denom: options.route.denom,
+      package_ed_name: options.route.gameCode,
+      supplier_game_id: options.route.productId,
+      cost: options.route.cost,
+      route_item_key: options.route.itemKey,
+    }),
     ...review,
   };
 }
@@ -100,6 +125,7 @@ export async function move(
     orderId,
     statusMove(event, buyer, options),
     changesOf(event, options),
+    options.unsentAt,
   );
   if (order) count(event, order);
   return order;

@@ -358,6 +358,8 @@ export async function placeResellerOrder(
     last_error: null,
     review_since: null,
     review_reason: null,
+    route_item_key: null,
+    supplier_game_id: null,
   };
   const outcome = await placeOrderStatement(ctx.db, {
     resellerId: reseller.id,

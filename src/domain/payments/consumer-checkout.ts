@@ -248,6 +248,8 @@ async function placeConsumerOrder(
       last_error: null,
       review_since: null,
       review_reason: null,
+      route_item_key: null,
+      supplier_game_id: null,
       created_at: now,
       updated_at: now,
     };

@@ -169,6 +169,7 @@ export default function EditGameView({ go, gameId, mobile }: EditGameViewProps) 
               {tab === "links" && <LinksTab draft={draft} update={update} />}
               {tab === "settings" && (
                 <SettingsTab
+                  gameId={game._id}
                   draft={draft}
                   savedName={game.name}
                   update={update}

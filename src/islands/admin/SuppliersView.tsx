@@ -4,7 +4,7 @@ import "../../styles/admin-suppliers.css";
 import type { AdminViewProps } from "./types.ts";
 import type { LaunchedGame, Supplier, SupplierGame } from "./suppliers/types.ts";
 import { fetchLaunchedGames, fetchSupplierGames } from "./suppliers/supplier-api.ts";
-import { isLaunched } from "./suppliers/launch-rules.ts";
+import { isLaunched, soldElsewhere } from "./suppliers/launch-rules.ts";
 import { useLoad } from "../lib/use-load.ts";
 import { SupplierGameList } from "./suppliers/SupplierGameList.tsx";
 import { SupplierGameDetail } from "./suppliers/SupplierGameDetail.tsx";
@@ -64,6 +64,7 @@ export default function SuppliersView({ mobile }: AdminViewProps) {
             key={`${open.supplier}:${open.supplierGameID}:${open.supplierName}`}
             game={open}
             launched={isLaunched(launched, open)}
+            soldElsewhere={soldElsewhere(launched, open)}
             priority={launched.length + 1}
             onBack={() => setOpen(null)}
             onLaunched={(game) => setLaunchedHere((list) => [...list, game])}

@@ -5,8 +5,11 @@ import { failureText, type GameDraft, type UpdateDraft } from "./draft.ts";
 import { CheckboxField, NumberField, TextField } from "./fields.tsx";
 import { RowListEditor } from "./RowListEditor.tsx";
 import { ConfirmDialog } from "../../lib/ConfirmDialog.tsx";
+import { RoutesSection } from "./RoutesSection.tsx";
 
 export interface SettingsTabProps {
+  /** The game's id, for its items' routes (saved on their own). */
+  gameId: string;
   /** The game as edited so far. */
   draft: GameDraft;
   /** The game's name as last saved, for the delete confirmation. */
@@ -51,7 +54,7 @@ function ResellerMarkups({ draft, update }: Pick<SettingsTabProps, "draft" | "up
   );
 }
 
-export function SettingsTab({ draft, savedName, update, onDelete }: SettingsTabProps) {
+export function SettingsTab({ gameId, draft, savedName, update, onDelete }: SettingsTabProps) {
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const remove = async () => {
@@ -144,6 +147,7 @@ export function SettingsTab({ draft, savedName, update, onDelete }: SettingsTabP
           value={draft.supplierNotes}
           onChange={(supplierNotes) => update({ supplierNotes })}
         />
+        {!draft.hasPackages && <RoutesSection gameId={gameId} />}
         <div class="ag-danger">
           <button type="button" class="btn-danger" onClick={() => setConfirming(true)}>
             Delete Game

@@ -5,6 +5,8 @@ import { formatPrice, launchableItems, matchesSearch } from "./launch-rules.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { LaunchForm } from "./LaunchForm.tsx";
 import { CheckIcon } from "../../lib/icons.tsx";
+import { callApi } from "../../lib/api.ts";
+import { errorText } from "../games/draft.ts";
 
 export interface SupplierGameDetailProps {
   /** The supplier game shown. */
@@ -17,6 +19,64 @@ export interface SupplierGameDetailProps {
   onBack: () => void;
   /** Called with the launched-games entry after a successful launch. */
   onLaunched: (game: LaunchedGame) => void;
+  /** The same game launched from another supplier, whose items this one's can follow. */
+  soldElsewhere?: LaunchedGame;
+}
+
+/**
+ * Offered when another supplier already sells the game: this supplier's items of the same names
+ * become the launched game's items' next routes, instead of a second game.
+ */
+function RouteOffer({ game, target }: { game: SupplierGame; target: LaunchedGame }) {
+  const [state, setState] = useState<
+    { kind: "idle" | "busy" } | { kind: "done" | "failed"; text: string }
+  >({ kind: "idle" });
+  const map = async () => {
+    setState({ kind: "busy" });
+    try {
+      const result = await callApi<{ mapped: number; unmatched: string[] }>(
+        "POST",
+        `/api/admin/games/${target._id}/route_map`,
+        {
+          supplier: game.supplier,
+          supplierName: game.supplierName,
+          supplierGameID: game.supplierGameID,
+        },
+      );
+      const unmatched = result.unmatched.length
+        ? ` No item of the same name for: ${result.unmatched.join(", ")}.`
+        : "";
+      setState({
+        kind: "done",
+        text: `${result.mapped} item(s) of ${target.name} now go here when refused.${unmatched}`,
+      });
+    } catch (error) {
+      setState({ kind: "failed", text: errorText(error) });
+    }
+  };
+  return (
+    <div class="route-offer">
+      <div class="panel">
+        <p>
+          {target.name}{" "}
+          is already sold through another supplier. Instead of launching it again, this supplier's
+          items can be its items' next routes, used when that supplier refuses an order.
+        </p>
+        <button type="button" class="btn" disabled={state.kind === "busy"} onClick={map}>
+          Add as Routes
+        </button>
+      </div>
+      {/* Outside the panel: the banners' colours are read against the page's background. */}
+      {(state.kind === "done" || state.kind === "failed") && (
+        <p
+          class={state.kind === "done" ? "banner banner-ok" : "banner banner-error"}
+          role="status"
+        >
+          {state.text}
+        </p>
+      )}
+    </div>
+  );
 }
 
 function DetailsSection({ detail }: { detail: SupplierDetail }) {
@@ -56,6 +116,7 @@ export function SupplierGameDetail({
   priority,
   onBack,
   onLaunched,
+  soldElsewhere,
 }: SupplierGameDetailProps) {
   const detail = useLoad(
     () => fetchSupplierDetail(game),
@@ -114,6 +175,7 @@ export function SupplierGameDetail({
                 This game has been launched <CheckIcon label="launched" />
               </p>
             )}
+            {!launched && soldElsewhere && <RouteOffer game={game} target={soldElsewhere} />}
             {!launched && launchableItems(detail.value.items).length > 0 && (
               <>
                 <button type="button" class="btn" onClick={() => setFormOpen(!formOpen)}>

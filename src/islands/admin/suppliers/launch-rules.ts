@@ -19,6 +19,20 @@ export function isLaunched(launched: LaunchedGame[], game: SupplierGame): boolea
   );
 }
 
+/**
+ * A game of the same name already launched from another supplier (one without packages), whose
+ * items this supplier's can follow as second routes instead of a second game.
+ */
+export function soldElsewhere(
+  launched: LaunchedGame[],
+  game: SupplierGame,
+): LaunchedGame | undefined {
+  const name = game.title.trim().toLowerCase();
+  return launched.find((g) =>
+    g.supplier !== game.supplier && !g.hasPackages && g.name.trim().toLowerCase() === name
+  );
+}
+
 /** Case-insensitive substring match; an empty search matches everything. */
 export function matchesSearch(text: string, search: string): boolean {
   return text.toLowerCase().includes(search.trim().toLowerCase());
