@@ -376,6 +376,15 @@ export const FINAL_STATUSES: readonly string[] = [
   ...RETRYABLE_STATES,
 ];
 
+/**
+ * Whether the result page offers "Check again" once polling stopped at `status`: while the order
+ * may still change. Polling stops on error (spec §4), yet an order in error is not over for the
+ * buyer: the shop refunds a paid one or delivers it after a check in Needs review.
+ */
+export function offersCheckAgain(status: string): boolean {
+  return status === FAILED || !FINAL_STATUSES.includes(status);
+}
+
 const STATUS_LABELS: Record<string, string> = {
   "successful": "Successful",
   "pending-customer-payment": "Pending Payment",

@@ -4,6 +4,7 @@ import {
   consumerStatusLabel,
   FINAL_STATUSES,
   firstBillingProblem,
+  offersCheckAgain,
   resultTextsFor,
 } from "../../src/shared/consumer-storefront.ts";
 
@@ -88,4 +89,15 @@ Deno.test("[result page] a refunded order says its payment came back, and the pa
   assert.doesNotMatch(resultTextsFor("refunded").sub, /processed/);
   assert.equal(consumerStatusLabel("refunded"), "Refunded");
   assert.ok(FINAL_STATUSES.includes("refunded"));
+});
+
+Deno.test("[result page] an order in error still offers Check again: its refund may follow", () => {
+  // Polling stops on error (spec §4), but the shop goes on to refund it or deliver it after a check.
+  assert.ok(FINAL_STATUSES.includes("error"));
+  assert.ok(offersCheckAgain("error"));
+  assert.ok(offersCheckAgain("pending-customer-payment"));
+  assert.ok(offersCheckAgain("payment-received-pending-disbursement"));
+  for (const status of ["successful", "refunded", "payment-expired", "cancelled"]) {
+    assert.ok(!offersCheckAgain(status), status);
+  }
 });

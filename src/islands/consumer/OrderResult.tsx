@@ -2,14 +2,16 @@
 // the order block; spec §4: the status is polled every 3 s and polling stops on a final status or
 // after 30 s. Beyond the spec: the order's timeline under the block (read again when the status
 // changes and when polling stops, since a check in Needs review starts without a status change),
-// "Check again" once polling stopped short of a final status, and "I have paid" on a HitPay order
-// awaiting payment. Shared by /payment/success and the order lookup.
+// "Check again" once polling stopped while the order may still change (short of a final status, or
+// at error, which a refund may follow), and "I have paid" on a HitPay order awaiting payment.
+// Shared by /payment/success and the order lookup.
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import {
   type ConsumerOrderView,
   consumerStatusLabel,
   FINAL_STATUSES,
+  offersCheckAgain,
   resultTextsFor,
   RETRYABLE_STATUSES,
 } from "../../shared/consumer-storefront.ts";
@@ -168,7 +170,7 @@ export function OrderResult({ order, onFailed, whatsappUrl, telegramUrl }: Order
       {status.value === AWAITING_PAYMENT && timeline.value?.canCheckPayment && (
         <PaymentCheck orderId={order.orderID} onStatus={paymentChecked} />
       )}
-      {!polling.value && !FINAL_STATUSES.includes(status.value) && (
+      {!polling.value && offersCheckAgain(status.value) && (
         <div class="ct-actions">
           <button
             type="button"
