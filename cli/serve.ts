@@ -26,7 +26,13 @@ import {
   runInScope,
 } from "../src/observability/context.ts";
 import { logger } from "../src/observability/log.ts";
-import { observeRequest, renderMetrics, setJobQueue } from "../src/observability/metrics.ts";
+import {
+  observeRequest,
+  renderMetrics,
+  setJobQueue,
+  setScrapeFigures,
+} from "../src/observability/metrics.ts";
+import { readScrapeFigures } from "../src/domain/operations/scrape-figures.ts";
 import { timingSafeEqual } from "node:crypto";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { refundJobHandlers } from "../src/domain/payments/consumer-refunds.ts";
@@ -404,6 +410,12 @@ function operationsRoutes(db: Db, stopping: () => boolean) {
       } catch (error) {
         setJobQueue([]);
         logger().warn({ msg: "metrics: job queue unreadable", err: error });
+      }
+      try {
+        setScrapeFigures(await readScrapeFigures(db));
+      } catch (error) {
+        setScrapeFigures(undefined);
+        logger().warn({ msg: "metrics: orders unreadable", err: error });
       }
       const { text, contentType } = await renderMetrics();
       send(res, 200, contentType, text);
