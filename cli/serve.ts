@@ -30,6 +30,7 @@ import {
   observeRequest,
   renderMetrics,
   setJobQueue,
+  setReady,
   setScrapeFigures,
 } from "../src/observability/metrics.ts";
 import { readScrapeFigures } from "../src/domain/operations/scrape-figures.ts";
@@ -404,6 +405,10 @@ function operationsRoutes(db: Db, stopping: () => boolean) {
         res.setHeader("www-authenticate", 'Bearer realm="metrics"');
         return send(res, 401, "text/plain; charset=utf-8", "Unauthorized\n");
       }
+      // What /readyz would answer, for an alert on an instance out of its load balancer.
+      setReady(
+        (await checkReadiness(db, { runJobs: config.runJobs, stopping: stopping() })).ready,
+      );
       // The queue is read from the database at scrape time; without it, its gauges are left out.
       try {
         setJobQueue(await readJobQueue(db));

@@ -144,6 +144,11 @@ function createMetrics() {
       labelNames: ["outcome"] as const,
       registers,
     }),
+    ready: new Gauge({
+      name: "topup_ready",
+      help: "1 when this process would answer /readyz with 200, 0 when 503; read at scrape time",
+      registers,
+    }),
     fxRateAge: new Gauge({
       name: "topup_fx_rate_age_seconds",
       help: "Age of the cached USD/SGD market rate, read at scrape time (absent before the first)",
@@ -290,6 +295,11 @@ export function setScrapeFigures(figures: ScrapeFigures | undefined): void {
       m.reconcileLastOrders.set({ outcome }, n);
     }
   }
+}
+
+/** Whether this process is ready (what /readyz answers), as read at scrape time. */
+export function setReady(ready: boolean): void {
+  metrics().ready.set(ready ? 1 : 0);
 }
 
 /** One HitPay webhook as received: its version and what came of it. */
