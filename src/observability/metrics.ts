@@ -36,6 +36,13 @@ function createMetrics() {
       labelNames: ["event", "audience", "supplier"] as const,
       registers,
     }),
+    deliveryTime: new Histogram({
+      name: "topup_order_delivery_seconds",
+      help: "Time from an order's placement to its delivery, by audience and supplier",
+      labelNames: ["audience", "supplier"] as const,
+      buckets: [5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600],
+      registers,
+    }),
     consumerPayments: new Counter({
       name: "topup_consumer_payments_total",
       help: "Consumer payments settled in this process, by outcome",
@@ -200,6 +207,17 @@ export function countOrder(
   order: { buyer_type: string; supplier: string },
 ): void {
   metrics().orders.inc({ event, audience: order.buyer_type, supplier: order.supplier });
+}
+
+/** A delivered order's time since placement. */
+export function observeDelivery(
+  order: { buyer_type: string; supplier: string },
+  seconds: number,
+): void {
+  metrics().deliveryTime.observe(
+    { audience: order.buyer_type, supplier: order.supplier },
+    Math.max(0, seconds),
+  );
 }
 
 export function countConsumerPayment(outcome: string): void {

@@ -32,7 +32,9 @@ async function samples(name: string): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   for (const line of text.split("\n")) {
     const m = line.match(/^([a-z_]+)\{([^}]*)\} (\S+)$/);
-    if (m && m[1] === name) found.set(m[2].replace(/,?worker="[^"]*"/, ""), Number(m[3]));
+    if (m && m[1] === name) {
+      found.set(m[2].replace(/worker="[^"]*",?/, "").replace(/,$/, ""), Number(m[3]));
+    }
   }
   return found;
 }
@@ -79,10 +81,15 @@ Deno.test({
   ...opts,
   async fn() {
     await withOrderLives("Counted", 100_000, async ({ handle, db, sim, denom, ordering }) => {
+      const timed = async () =>
+        (await samples("topup_order_delivery_seconds_count"))
+          .get('audience="reseller",supplier="elitedias"') ?? 0;
+      const timedBefore = await timed();
       const delivered = await moved("reseller", async () => {
         await liveOrders(handle, sim, ordering, denom, 3);
       });
       assert.deepEqual(delivered.events, { placed: 3, delivered: 3 });
+      assert.equal(await timed() - timedBefore, 3, "each delivery's time observed once");
 
       const runner = createJobRunner(db, orderJobHandlers(db, () => sim.suppliers), {
         worker: "metrics-test",
