@@ -170,7 +170,9 @@ async function listen(
     { versionMaxAgeMs: 1000, localWrites: consumerCatalogueWritesHere },
   );
   let stopping = false;
-  const operations = operationsRoutes(db, () => stopping);
+  // The job kinds this process runs, once known: /metrics shows each, at 0 when none is queued.
+  let jobKinds: string[] = [];
+  const operations = operationsRoutes(db, () => stopping, () => jobKinds);
   const server = createServer((req, res) => {
     // Every request gets an id (a sane incoming X-Request-Id is kept), answered in X-Request-Id
     // and stamped on every log line it causes, the jobs it queues included; its route pattern
@@ -262,6 +264,7 @@ async function listen(
       mode: config.mode,
     }),
   };
+  jobKinds = Object.keys(handlers);
   const runner = createJobRunner(db, handlers, {
     worker: PROCESS_NAME,
     periodic: [dashboardRollup(db)],
@@ -369,7 +372,7 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
  * part) and /metrics (Prometheus text; with METRICS_TOKEN only for its bearer, without it open in
  * demo mode and absent in production): answered before any session, body or page framework.
  */
-function operationsRoutes(db: Db, stopping: () => boolean) {
+function operationsRoutes(db: Db, stopping: () => boolean, jobKinds: () => string[]) {
   const config = getConfig();
   const token = config.metricsToken
     ? new TextEncoder().encode(`Bearer ${config.metricsToken}`)
@@ -411,7 +414,7 @@ function operationsRoutes(db: Db, stopping: () => boolean) {
       );
       // The queue is read from the database at scrape time; without it, its gauges are left out.
       try {
-        setJobQueue(await readJobQueue(db));
+        setJobQueue(await readJobQueue(db, jobKinds()));
       } catch (error) {
         setJobQueue([]);
         logger().warn({ msg: "metrics: job queue unreadable", err: error });

@@ -12,6 +12,15 @@ function createMetrics() {
   const registry = new Registry();
   registry.setDefaultLabels({ worker: Deno.env.get("TOPUP_WORKER_INDEX") ?? "0" });
   collectDefaultMetrics({ register: registry });
+  // Gauges whose names end in _total, against Prometheus's conventions (promtool check metrics
+  // refuses them); the resources they count show in memory and event-loop lag anyway.
+  for (
+    const name of [
+      "nodejs_active_handles_total",
+      "nodejs_active_requests_total",
+      "nodejs_active_resources_total",
+    ]
+  ) registry.removeSingleMetric(name);
   const registers = [registry];
   return {
     registry,
