@@ -424,18 +424,18 @@ export async function analyzeOrders(db: Db): Promise<void> {
 
 /**
  * Orders in `statuses`, counted by status and by whether a supplier accepted them (its order id is
- * recorded), with the age of the oldest of each (seconds since it was placed), for GET /metrics.
+ * recorded), with when the oldest of each was placed, for GET /metrics.
  */
 export async function openOrderFigures(
   db: Db,
   statuses: readonly string[],
-): Promise<{ status: string; sent: boolean; count: number; oldestAgeSeconds: number }[]> {
+): Promise<{ status: string; sent: boolean; count: number; oldestPlacedAt: Date }[]> {
   const rows = await db.selectFrom("orders")
     .select([
       "status",
       sql<boolean>`(supplier_order_id IS NOT NULL)`.as("sent"),
       sql<number>`count(*)::int`.as("count"),
-      sql<string>`extract(epoch from (now() - min(created_at)))`.as("oldest"),
+      sql<Date>`min(created_at)`.as("oldest"),
     ])
     .where("status", "in", [...statuses] as OrderRow["status"][])
     .groupBy(["status", sql`(supplier_order_id IS NOT NULL)`])
@@ -444,6 +444,6 @@ export async function openOrderFigures(
     status: r.status,
     sent: Boolean(r.sent),
     count: Number(r.count),
-    oldestAgeSeconds: Math.max(0, Number(r.oldest)),
+    oldestPlacedAt: new Date(r.oldest),
   }));
 }

@@ -47,7 +47,8 @@ export async function readScrapeFigures(db: Db, now = new Date()): Promise<Scrap
     if (!state) continue;
     const figure = byState.get(state)!;
     figure.count += row.count;
-    figure.oldestAgeSeconds = Math.max(figure.oldestAgeSeconds, row.oldestAgeSeconds);
+    const age = Math.max(0, (now.getTime() - row.oldestPlacedAt.getTime()) / 1000);
+    figure.oldestAgeSeconds = Math.max(figure.oldestAgeSeconds, age);
   }
   const fetchedAt = rate?.fetchedAt ? Date.parse(rate.fetchedAt) : NaN;
   const endedAt = reconcile?.endedAt ? new Date(reconcile.endedAt) : undefined;
