@@ -26,7 +26,14 @@ import {
   runInScope,
 } from "../src/observability/context.ts";
 import { logger } from "../src/observability/log.ts";
-import { observeRequest, renderMetrics, setJobQueue } from "../src/observability/metrics.ts";
+import {
+  observeRequest,
+  renderMetrics,
+  setJobQueue,
+  setReady,
+  setScrapeFigures,
+} from "../src/observability/metrics.ts";
+import { readScrapeFigures } from "../src/domain/operations/scrape-figures.ts";
 import { timingSafeEqual } from "node:crypto";
 import { orderJobHandlers } from "../src/domain/orders/jobs.ts";
 import { refundJobHandlers } from "../src/domain/payments/consumer-refunds.ts";
@@ -163,7 +170,9 @@ async function listen(
     { versionMaxAgeMs: 1000, localWrites: consumerCatalogueWritesHere },
   );
   let stopping = false;
-  const operations = operationsRoutes(db, () => stopping);
+  // The job kinds this process runs, once known: /metrics shows each, at 0 when none is queued.
+  let jobKinds: string[] = [];
+  const operations = operationsRoutes(db, () => stopping, () => jobKinds);
   const server = createServer((req, res) => {
     // Every request gets an id (a sane incoming X-Request-Id is kept), answered in X-Request-Id
     // and stamped on every log line it causes, the jobs it queues included; its route pattern
@@ -255,6 +264,7 @@ async function listen(
       mode: config.mode,
     }),
   };
+  jobKinds = Object.keys(handlers);
   const runner = createJobRunner(db, handlers, {
     worker: PROCESS_NAME,
     periodic: [dashboardRollup(db)],
@@ -362,7 +372,7 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
  * part) and /metrics (Prometheus text; with METRICS_TOKEN only for its bearer, without it open in
  * demo mode and absent in production): answered before any session, body or page framework.
  */
-function operationsRoutes(db: Db, stopping: () => boolean) {
+function operationsRoutes(db: Db, stopping: () => boolean, jobKinds: () => string[]) {
   const config = getConfig();
   const token = config.metricsToken
     ? new TextEncoder().encode(`Bearer ${config.metricsToken}`)
@@ -398,12 +408,22 @@ function operationsRoutes(db: Db, stopping: () => boolean) {
         res.setHeader("www-authenticate", 'Bearer realm="metrics"');
         return send(res, 401, "text/plain; charset=utf-8", "Unauthorized\n");
       }
+      // What /readyz would answer, for an alert on an instance out of its load balancer.
+      setReady(
+        (await checkReadiness(db, { runJobs: config.runJobs, stopping: stopping() })).ready,
+      );
       // The queue is read from the database at scrape time; without it, its gauges are left out.
       try {
-        setJobQueue(await readJobQueue(db));
+        setJobQueue(await readJobQueue(db, jobKinds()));
       } catch (error) {
         setJobQueue([]);
         logger().warn({ msg: "metrics: job queue unreadable", err: error });
+      }
+      try {
+        setScrapeFigures(await readScrapeFigures(db));
+      } catch (error) {
+        setScrapeFigures(undefined);
+        logger().warn({ msg: "metrics: orders unreadable", err: error });
       }
       const { text, contentType } = await renderMetrics();
       send(res, 200, contentType, text);

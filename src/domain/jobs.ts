@@ -29,14 +29,24 @@ export async function queueJob(
   if (runAt) wakeJobsAt(runAt, kind);
 }
 
-/** The job queue per kind, for GET /metrics (read at scrape time). */
-export async function readJobQueue(db: Db): Promise<JobQueueFigures[]> {
-  return (await jobQueueFigures(db)).map((row) => ({
+/**
+ * The job queue per kind, for GET /metrics (read at scrape time); each of `kinds` (the kinds this
+ * process runs) is listed at 0 when none is waiting, so its series exist before any alert needs them.
+ */
+export async function readJobQueue(
+  db: Db,
+  kinds: readonly string[] = [],
+): Promise<JobQueueFigures[]> {
+  const figures = (await jobQueueFigures(db)).map((row) => ({
     kind: row.kind,
     queued: Number(row.queued),
     oldestAgeSeconds: Number(row.oldest_age_seconds),
     failed: Number(row.failed),
   }));
+  const listed = new Set(figures.map((f) => f.kind));
+  const idle = kinds.filter((kind) => !listed.has(kind))
+    .map((kind) => ({ kind, queued: 0, oldestAgeSeconds: 0, failed: 0 }));
+  return [...figures, ...idle];
 }
 
 /**

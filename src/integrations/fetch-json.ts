@@ -46,15 +46,22 @@ export interface RawJsonResponse {
 export interface CallName {
   vendor: string;
   endpoint: string;
+  /**
+   * Whether a 2xx JSON answer is the supplier saying no (out of stock, balance short, IP not
+   * allowed) in its own error shape: counted as `refused`, so refusals show apart from answers.
+   */
+  refused?: (json: unknown) => boolean;
 }
 
 /**
- * How a request went, as the transport sees it: `answered` (a 2xx JSON answer, whatever the
- * supplier says in it), `http_error` (a JSON answer with another status), or the failure's kind.
+ * How a request went: `answered` (a 2xx JSON answer), `refused` (a 2xx answer in the supplier's
+ * error shape, as its client reads it), `http_error` (a JSON answer with another status), or the
+ * failure's kind.
  */
-function outcomeOf(result: SupplierResult<RawJsonResponse>): string {
+function outcomeOf(result: SupplierResult<RawJsonResponse>, call: CallName): string {
   if (!result.ok) return result.kind;
-  return result.value.status >= 200 && result.value.status <= 299 ? "answered" : "http_error";
+  if (result.value.status < 200 || result.value.status > 299) return "http_error";
+  return call.refused?.(result.value.json) ? "refused" : "answered";
 }
 
 /** Builds a failed result. */
@@ -76,7 +83,7 @@ export async function fetchJson(
   const started = performance.now();
   const result = await requestJson(url, init, timeoutMs);
   const seconds = (performance.now() - started) / 1000;
-  const outcome = outcomeOf(result);
+  const outcome = outcomeOf(result, call);
   observeSupplierCall(call, outcome, seconds);
   // The vendor, endpoint and outcome only: never the URL's query, the headers or the bodies.
   logger().info({

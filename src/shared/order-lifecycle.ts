@@ -55,7 +55,7 @@ export const INITIAL_STATE = { reseller: "new", consumer: AWAITING_PAYMENT } as 
 };
 
 /** The steps of an order GET /metrics counts (topup_orders_total's `event`). */
-export type OrderCount = "placed" | "delivered" | "failed" | "refunded";
+export type OrderCount = "placed" | "delivered" | "failed" | "refunded" | "held_for_review";
 
 /**
  * What an event does to an order of one buyer type: from one of `from` to one of `to` (the first
@@ -164,8 +164,8 @@ export const MOVES = {
    * further: Needs review.
    */
   heldForReview: {
-    reseller: { from: OPEN.reseller, to: [], counts: [] },
-    consumer: { from: CONSUMER_REVIEWABLE, to: [], counts: [] },
+    reseller: { from: OPEN.reseller, to: [], counts: ["held_for_review"] },
+    consumer: { from: CONSUMER_REVIEWABLE, to: [], counts: ["held_for_review"] },
     review: "hold",
   },
   /**

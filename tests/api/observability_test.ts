@@ -160,7 +160,20 @@ Deno.test({
           requests.map((s) => [s.labels?.method, s.labels?.status, Number(s.value)]),
           [["POST", "201", placed]],
         );
-        assert.match(requests[0].labels?.worker ?? "", /:\d+$/);
+        assert.equal(
+          requests[0].labels?.worker,
+          "0",
+          "a worker is named by its index, not its pid",
+        );
+        // The duration histogram is by status class: a full status would multiply its buckets.
+        const text = await (await fetch(new URL("/metrics", server.url), {
+          headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+        })).text();
+        assert.match(
+          text,
+          /topup_http_request_duration_seconds_count\{[^}]*route="\/api\/reseller\/place_order"[^}]*status_class="2xx"/,
+        );
+        assert.doesNotMatch(text, /topup_http_request_duration_seconds_bucket\{[^}]*status="/);
         // The parser folds a labelled histogram's series into one (it reads unlabelled ones only):
         // its family and type are what can be checked here.
         assert.ok(

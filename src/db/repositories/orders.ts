@@ -421,3 +421,29 @@ export async function countOrders(
 export async function analyzeOrders(db: Db): Promise<void> {
   await sql`ANALYZE orders`.execute(db);
 }
+
+/**
+ * Orders in `statuses`, counted by status and by whether a supplier accepted them (its order id is
+ * recorded), with when the oldest of each was placed, for GET /metrics.
+ */
+export async function openOrderFigures(
+  db: Db,
+  statuses: readonly string[],
+): Promise<{ status: string; sent: boolean; count: number; oldestPlacedAt: Date }[]> {
+  const rows = await db.selectFrom("orders")
+    .select([
+      "status",
+      sql<boolean>`(supplier_order_id IS NOT NULL)`.as("sent"),
+      sql<number>`count(*)::int`.as("count"),
+      sql<Date>`min(created_at)`.as("oldest"),
+    ])
+    .where("status", "in", [...statuses] as OrderRow["status"][])
+    .groupBy(["status", sql`(supplier_order_id IS NOT NULL)`])
+    .execute();
+  return rows.map((r) => ({
+    status: r.status,
+    sent: Boolean(r.sent),
+    count: Number(r.count),
+    oldestPlacedAt: new Date(r.oldest),
+  }));
+}

@@ -69,7 +69,7 @@ export async function readSupplierBalances(
   for (const reading of readings) {
     if (!reading.ok) continue;
     await insertBalanceReading(db, reading);
-    setSupplierBalance(reading.vendor, centsToDollars(reading.balanceCents));
+    setSupplierBalance(reading.vendor, reading.currency, centsToDollars(reading.balanceCents));
   }
   return readings;
 }

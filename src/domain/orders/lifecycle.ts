@@ -177,7 +177,11 @@ export async function holdForReview(
   if (from.some((state) => !REVIEWABLE_STATES.includes(state))) {
     throw new Error(`an order cannot be held for review from ${from.join(", ")}`);
   }
-  return await flagOrderForReview(db, orderId, from, reason);
+  const order = await flagOrderForReview(db, orderId, from, reason);
+  if (order) {
+    for (const step of MOVES.heldForReview[order.buyer_type].counts) countOrderStep(step, order);
+  }
+  return order;
 }
 
 /** `reviewResolved`: takes an order out of Needs review without moving it (sent again). */

@@ -20,6 +20,7 @@ import {
   type PaymentRequestStatus,
 } from "../../integrations/hitpay/client.ts";
 import {
+  HITPAY_SIGNATURE_HEADER,
   type HitPayUnhandledEvent,
   verifyHitPayWebhook,
 } from "../../integrations/hitpay/webhook.ts";
@@ -34,7 +35,8 @@ import { SUPPLIER_CREATE_JOB } from "../orders/place.ts";
 import { PAYMENT_CHECK_PER_ORDER, takeRateLimit } from "../auth/rate-limit.ts";
 import { forEachConcurrently } from "../concurrency.ts";
 import { move } from "../orders/lifecycle.ts";
-import { countConsumerPayment } from "../../observability/metrics.ts";
+import { countConsumerPayment, countHitPayWebhook } from "../../observability/metrics.ts";
+import { putSetting } from "../../db/repositories/settings.ts";
 import { logger } from "../../observability/log.ts";
 import { enqueueConsumerReceipt } from "./consumer-receipts.ts";
 import { readBankTransferDetails } from "./bank-transfer.ts";
@@ -251,9 +253,24 @@ export async function receiveHitPayWebhook(
   db: Db,
   input: { rawBody: string; headers: Headers; salt: string },
 ): Promise<HitPayWebhookResult> {
+  // The version as the request presents itself, so a bad signature is counted under it too.
+  const version = input.headers.has(HITPAY_SIGNATURE_HEADER) ? "v2" : "v1";
   const event = verifyHitPayWebhook(input.rawBody, input.headers, input.salt);
-  if (!event) throw new UnauthenticatedError("Invalid webhook signature");
-  if (event.kind === "unhandled") return await recordUnhandledEvent(db, event, input.rawBody);
+  if (!event) {
+    countHitPayWebhook(version, "bad_signature");
+    throw new UnauthenticatedError("Invalid webhook signature");
+  }
+  const result = await applyWebhookEvent(db, event, input.rawBody);
+  countHitPayWebhook(version, result.kind);
+  return result;
+}
+
+async function applyWebhookEvent(
+  db: Db,
+  event: NonNullable<ReturnType<typeof verifyHitPayWebhook>>,
+  rawBody: string,
+): Promise<HitPayWebhookResult> {
+  if (event.kind === "unhandled") return await recordUnhandledEvent(db, event, rawBody);
   const { paymentId, ...report } = event;
   return await applyPaymentReport(db, {
     // A v2 event without its payments names the payment by its request: no payment id to keep.
@@ -264,7 +281,7 @@ export async function receiveHitPayWebhook(
     },
     referenceNumber: event.referenceNumber,
     eventKey: hitPayEventKey(paymentId, event.status),
-    rawBody: input.rawBody,
+    rawBody,
   });
 }
 
@@ -362,6 +379,9 @@ export const PAYMENT_EXPIRY_GRACE_MINUTES = 5;
  */
 const UNPAID_RECHECK_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Settings key of the last reconciliation's end and outcomes, `{ endedAt, outcomes }`. */
+export const RECONCILE_LAST_RUN_KEY = "hitpay.reconcile.lastRun";
+
 /**
  * The cron reconciliation (`payments reconcile`): every HitPay order still awaiting payment, and
  * those of the last week whose payment ended unpaid, is checked with HitPay, a few at a time.
@@ -393,7 +413,15 @@ export async function reconcileHitPayPayments(
     if (outcome === PAID_OUTCOME) paid++;
     if (outcome === PAYMENT_EXPIRED) expired++;
   });
-  return { checked: open.length, paid, expired, failed };
+  const outcomes = { checked: open.length, paid, expired, failed };
+  // Kept for GET /metrics of every instance: the run is a cron's process of its own.
+  await putSetting(
+    db,
+    RECONCILE_LAST_RUN_KEY,
+    { endedAt: new Date().toISOString(), outcomes },
+    SYSTEM,
+  );
+  return outcomes;
 }
 
 /**

@@ -179,11 +179,21 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
 
   const limited = inFlightLimit(options.maxInFlight ?? Infinity);
 
-  async function post(url: string, body: Record<string, unknown>, endpoint: string) {
+  async function post(
+    url: string,
+    body: Record<string, unknown>,
+    endpoint: string,
+    quietCode?: string,
+  ) {
     const response = await limited(() =>
       postJson(url, JSON.stringify(body), headers, options.timeoutMs, {
         vendor: "elitedias",
         endpoint,
+        // A `code` other than "200" is a refusal, but for the one an endpoint uses for "none".
+        refused: (answer) => {
+          const status = StatusSchema.safeParse(answer);
+          return status.success && status.data.code !== "200" && status.data.code !== quietCode;
+        },
       })
     );
     if (!response.ok) {
@@ -213,6 +223,7 @@ export function createElitediasClient(options: ElitediasClientOptions): Elitedia
       `${base}${path}`,
       { api_key: options.apiKey, ...fields },
       path.replace(/^\//, ""),
+      emptyOn?.code,
     );
     if (!response.ok) return response;
     const status = StatusSchema.safeParse(response.value);

@@ -198,7 +198,11 @@ export function createMoogoldClient(options: MoogoldClientOptions): MoogoldClien
           "Authorization": authorization,
         },
         options.timeoutMs,
-        { vendor: "moogold", endpoint: path },
+        {
+          vendor: "moogold",
+          endpoint: path,
+          refused: (answer) => ErrorBodySchema.safeParse(answer).success,
+        },
       );
     });
     if (!response.ok) return response;
