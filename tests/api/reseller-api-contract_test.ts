@@ -201,6 +201,23 @@ Deno.test({
       check("post /api/v1/verify", 400, await verify({ ...order, userid: "  " }), "blank");
       check("post /api/v1/verify", 400, await verify({ ...order, userid: "1".repeat(65) }));
       check("post /api/v1/verify", 404, await verify({ ...order, gameId: unknownGame }));
+      // Each supplier's shape of `result`: Mobile Legends (its package decided), MooGold.
+      const byName = (name: string) =>
+        games.json.games.find((g: { name: string }) => g.name === name);
+      const ml = { gameId: byName("Mobile Legends").id, userid: "22222222", serverid: "2222" };
+      check("post /api/v1/verify", 200, await verify(ml), "Mobile Legends");
+      check(
+        "post /api/v1/verify",
+        200,
+        await verify({ ...ml, userid: "55555555" }),
+        "MLBB invalid",
+      );
+      check(
+        "post /api/v1/verify",
+        200,
+        await verify({ gameId: byName("Free Fire").id, userid: "123456789" }),
+        "MooGold",
+      );
 
       const place = (body: unknown, key?: string, client = a) =>
         client.post("/api/v1/orders", body, key ? { "idempotency-key": key } : {});
