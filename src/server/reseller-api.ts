@@ -153,12 +153,14 @@ export function v1Route(handler: (v1: V1Context) => Promise<Response>): APIRoute
 
 /**
  * HEAD for a GET route: the GET's status and headers without its body, so a client can check a
- * path (or its quota) as HTTP allows wherever GET is served.
+ * path (or its quota) as HTTP allows wherever GET is served. The body's length is kept, as the
+ * server would have sent it for the GET.
  */
 export function headOf(get: APIRoute): APIRoute {
   return async (context) => {
     const answer = await get(context);
-    await answer.body?.cancel();
-    return new Response(null, { status: answer.status, headers: answer.headers });
+    const headers = new Headers(answer.headers);
+    headers.set("content-length", String((await answer.arrayBuffer()).byteLength));
+    return new Response(null, { status: answer.status, headers });
   };
 }

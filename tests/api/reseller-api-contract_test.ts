@@ -398,6 +398,8 @@ Deno.test({
             expect(
               head.status === get.status && head.text === "" &&
                 head.headers.get("content-type") === get.headers.get("content-type") &&
+                head.headers.get("content-length") ===
+                  String(new TextEncoder().encode(get.text).length) &&
                 head.headers.has("ratelimit-remaining"),
               `HEAD ${path}: ${head.status} ${head.headers.get("content-type")} "${head.text}"`,
             );
@@ -414,6 +416,14 @@ Deno.test({
           }
         }
       }
+
+      const docHead = await anonymous.request("HEAD", "/api/v1/openapi.json");
+      expect(
+        docHead.status === 200 && docHead.text === "" &&
+          docHead.headers.get("content-length") ===
+            String(new TextEncoder().encode(docAnswer.text).length),
+        `HEAD /api/v1/openapi.json: ${docHead.status} "${docHead.text.slice(0, 100)}"`,
+      );
 
       const unexercised = contract.unexercised();
       const report = [...contract.mismatches, ...unexercised.map((u) => `${u}: never answered`)];
