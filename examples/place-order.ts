@@ -35,7 +35,12 @@ export async function placeAndTrack(
   const verified = await api.POST("/api/v1/verify", { body: account });
   if (verified.error) throw failed("verify", verified.error);
   const result = verified.data.result;
-  const name = "valid" in result ? result.name : "username" in result ? result.username : "";
+  // `shape` names the supplier's answer, so the generated types narrow `result` on it.
+  const name = result.shape === "mlbb"
+    ? result.userName
+    : result.shape === "elitedias"
+    ? result.name
+    : result.username;
 
   // One key per order: if this request's answer is lost, sending it again cannot order twice.
   const placed = await api.POST("/api/v1/orders", {

@@ -35,7 +35,7 @@ export interface paths {
     put?: never;
     /**
      * Verify a player account
-     * @description Checks the account with the game's supplier, as the portal's Verify does; for Mobile Legends it also chooses the package the order will use. The answer's `result` has the shape of the game's supplier. Nothing is charged.
+     * @description Checks the account with the game's supplier, as the portal's Verify does; for Mobile Legends it also chooses the package the order will use, and the player's name under it (`userName`). The answer's `result` has the shape of the game's supplier, named by its `shape` field (`mlbb`, `elitedias` or `moogold`). Nothing is charged.
      */
     post: operations["postVerify"];
     delete?: never;
@@ -185,6 +185,8 @@ export interface components {
         code: "invalid_request";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     UnauthenticatedError: {
@@ -196,6 +198,8 @@ export interface components {
         code: "unauthenticated";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     InsufficientBalanceError: {
@@ -207,6 +211,8 @@ export interface components {
         code: "insufficient_balance";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     NotFoundError: {
@@ -218,6 +224,8 @@ export interface components {
         code: "not_found";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     MethodNotAllowedError: {
@@ -229,6 +237,8 @@ export interface components {
         code: "method_not_allowed";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     RequestTimeoutError: {
@@ -240,6 +250,8 @@ export interface components {
         code: "request_timeout";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     ConflictError: {
@@ -251,6 +263,8 @@ export interface components {
         code: "conflict";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     PayloadTooLargeError: {
@@ -262,6 +276,21 @@ export interface components {
         code: "payload_too_large";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
+      };
+    };
+    UnsupportedMediaTypeError: {
+      error: {
+        /**
+         * @description Stable: branch on this
+         * @constant
+         */
+        code: "unsupported_media_type";
+        /** @description For people: may change */
+        message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     RateLimitedError: {
@@ -273,6 +302,8 @@ export interface components {
         code: "rate_limited";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     InternalErrorError: {
@@ -284,6 +315,8 @@ export interface components {
         code: "internal_error";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
     };
     UpstreamErrorError: {
@@ -295,13 +328,102 @@ export interface components {
         code: "upstream_error";
         /** @description For people: may change */
         message: string;
+        /** @description The answer's X-Request-Id: quote it when you write to us */
+        requestId?: string;
       };
+    };
+    /** @description Games supplied by EliteDias */
+    ElitediasVerifyResult: {
+      /**
+       * @description `elitedias`: games supplied by EliteDias (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      shape: "elitedias";
+      /**
+       * @description `valid`: the account exists; `invalid`: it does not
+       * @enum {string}
+       */
+      valid: "valid" | "invalid" | "error";
+      /** @description The player's name, when the supplier gives it */
+      name: string;
+      /** @description The supplier's reason, when not valid */
+      error: string;
+    };
+    /** @description Mobile Legends: both packages checked, and the package decided */
+    MlbbVerifyResult: {
+      /**
+       * @description `mlbb`: Mobile Legends (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      shape: "mlbb";
+      /**
+       * @description The account on the global package
+       * @enum {string}
+       */
+      mlbb_global: "valid" | "invalid" | "error";
+      /**
+       * @description The account on the special package
+       * @enum {string}
+       */
+      mlbb_special: "valid" | "invalid" | "error";
+      /** @description The player's name from the global check */
+      name1: string;
+      /** @description The player's name from the special check */
+      name2: string;
+      error1: string;
+      error2: string;
+      region: string;
+      /** @description The package an order for this account uses (`ok`), or why an order would be refused */
+      choice: {
+        /** @constant */
+        kind: "ok";
+        /** @enum {string} */
+        package: "mlbb" | "mlbb_special" | "mlbb_global";
+      } | {
+        /** @constant */
+        kind: "out_of_stock";
+        /** @enum {string} */
+        package?: "mlbb" | "mlbb_special" | "mlbb_global";
+      } | {
+        /** @constant */
+        kind: "invalid";
+      };
+      /** @description The player's name under the package decided (`choice.package` when `ok`), empty otherwise: the `userName` to send with the order */
+      userName: string;
+    };
+    /** @description Games supplied by MooGold */
+    MoogoldVerifyResult: {
+      /**
+       * @description `moogold`: games supplied by MooGold (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      shape: "moogold";
+      /**
+       * @description `true`: the account exists
+       * @enum {string}
+       */
+      status: "true" | "false";
+      /** @description The player's name, when the supplier gives it */
+      username: string;
+      /** @description The supplier's words */
+      message: string;
     };
   };
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Requests the key may make in a window. On every answer to a request with a valid key (not on 401, 405, 408 or 413). */
+    "RateLimit-Limit": number;
+    /** @description Requests the key has left in the current window. On every answer to a request with a valid key (not on 401, 405, 408 or 413). */
+    "RateLimit-Remaining": number;
+    /** @description Seconds until the current window ends and the full limit is back. On every answer to a request with a valid key (not on 401, 405, 408 or 413). */
+    "RateLimit-Reset": number;
+    /** @description The limit and its window in seconds: `300;w=60`. On every answer to a request with a valid key (not on 401, 405, 408 or 413). */
+    "RateLimit-Policy": string;
+    /** @description This request's id, also in every error body as `error.requestId`: quote it when you write to us */
+    "X-Request-Id": string;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -318,6 +440,11 @@ export interface operations {
       /** @description The games */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -387,6 +514,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -396,7 +524,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -406,6 +535,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -413,7 +543,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -423,6 +554,11 @@ export interface operations {
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -432,7 +568,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -442,6 +579,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -449,7 +591,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -486,73 +629,33 @@ export interface operations {
       /** @description The supplier's answer (an account that does not exist is a 200 too) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
             /** Format: uuid */
             gameId: string;
-            /** @description The supplier's answer, in the shape of the game's supplier */
-            result: {
-              /**
-               * @description The account on the global package
-               * @enum {string}
-               */
-              mlbb_global: "valid" | "invalid" | "error";
-              /**
-               * @description The account on the special package
-               * @enum {string}
-               */
-              mlbb_special: "valid" | "invalid" | "error";
-              /** @description The player's name from the global check */
-              name1: string;
-              /** @description The player's name from the special check */
-              name2: string;
-              error1: string;
-              error2: string;
-              region: string;
-              /** @description The package an order for this account uses (`ok`), or why an order would be refused */
-              choice: {
-                /** @constant */
-                kind: "ok";
-                /** @enum {string} */
-                package: "mlbb" | "mlbb_special" | "mlbb_global";
-              } | {
-                /** @constant */
-                kind: "out_of_stock";
-                /** @enum {string} */
-                package?: "mlbb" | "mlbb_special" | "mlbb_global";
-              } | {
-                /** @constant */
-                kind: "invalid";
-              };
-            } | {
-              /**
-               * @description `valid`: the account exists; `invalid`: it does not
-               * @enum {string}
-               */
-              valid: "valid" | "invalid" | "error";
-              /** @description The player's name, when the supplier gives it */
-              name: string;
-              /** @description The supplier's reason, when not valid */
-              error: string;
-            } | {
-              /**
-               * @description `true`: the account exists
-               * @enum {string}
-               */
-              status: "true" | "false";
-              /** @description The player's name, when the supplier gives it */
-              username: string;
-              /** @description The supplier's words */
-              message: string;
-            };
+            /** @description The supplier's answer, in the shape of the game's supplier, named by its `shape` field */
+            result:
+              | components["schemas"]["MlbbVerifyResult"]
+              | components["schemas"]["ElitediasVerifyResult"]
+              | components["schemas"]["MoogoldVerifyResult"];
           };
         };
       };
       /** @description The request is malformed or refused as it stands; the message says why */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -560,7 +663,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "invalid_request",
-           *         "message": "userid is required"
+           *         "message": "userid is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -570,6 +674,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -579,7 +684,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -589,6 +695,11 @@ export interface operations {
       /** @description No such game, item or order for your account */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -596,7 +707,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "not_found",
-           *         "message": "Game not found"
+           *         "message": "Game not found",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -606,6 +718,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -613,7 +726,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -623,6 +737,7 @@ export interface operations {
       /** @description The request body did not arrive within the server's time limit */
       408: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -630,7 +745,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "request_timeout",
-           *         "message": "The request body did not arrive in time"
+           *         "message": "The request body did not arrive in time",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -640,6 +756,7 @@ export interface operations {
       /** @description The request body is larger than 1 MiB */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -647,16 +764,45 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "payload_too_large",
-           *         "message": "Request body is too large"
+           *         "message": "Request body is too large",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
           "application/json": components["schemas"]["PayloadTooLargeError"];
         };
       };
+      /** @description The request has a body that is not declared `Content-Type: application/json`; nothing was done */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Request bodies must be JSON (Content-Type: application/json), not text/plain",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -666,7 +812,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -676,6 +823,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -683,7 +835,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -693,6 +846,11 @@ export interface operations {
       /** @description The game's supplier could not be asked or gave no usable answer */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -700,7 +858,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "upstream_error",
-           *         "message": "Failed to verify ID: the supplier did not answer"
+           *         "message": "Failed to verify ID: the supplier did not answer",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -714,9 +873,9 @@ export interface operations {
       query?: {
         /** @description Only orders in this status */
         status?: "new" | "pending" | "successful" | "error";
-        /** @description Only orders placed on or after this day (UTC) */
+        /** @description Only orders placed on or after this day (UTC); not after `to` (400) */
         from?: string;
-        /** @description Only orders placed on or before this day (UTC) */
+        /** @description Only orders placed on or before this day (UTC); not before `from` (400) */
         to?: string;
         /** @description The nextCursor of the previous page */
         cursor?: string;
@@ -732,6 +891,11 @@ export interface operations {
       /** @description One page of orders */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -786,6 +950,11 @@ export interface operations {
       /** @description The request is malformed or refused as it stands; the message says why */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -793,7 +962,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "invalid_request",
-           *         "message": "cursor: not a cursor this API returned"
+           *         "message": "cursor: not a cursor this API returned",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -803,6 +973,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -812,7 +983,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -822,6 +994,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -829,7 +1002,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -839,6 +1013,11 @@ export interface operations {
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -848,7 +1027,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -858,6 +1038,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -865,7 +1050,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -879,7 +1065,7 @@ export interface operations {
       query?: never;
       header: {
         /**
-         * @description 1 to 200 printable ASCII characters, new for each order (a UUID will do); a repeat returns the first answer
+         * @description 1 to 200 printable ASCII characters, new for each order (a UUID will do); a repeat returns the first answer, marked `Idempotent-Replayed: true`. A key is kept 7 days after its first use; after that it is forgotten and a repeat would place a new order.
          * @example 9b2f6c1e-4d3a-4f5b-8c7d-1a2b3c4d5e6f
          */
         "Idempotency-Key": string;
@@ -919,6 +1105,13 @@ export interface operations {
       /** @description The order, placed and paid */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          /** @description `true` when this is the answer first given to the same Idempotency-Key (nothing new was ordered); absent on a new order */
+          "Idempotent-Replayed"?: "true";
           [name: string]: unknown;
         };
         content: {
@@ -971,6 +1164,11 @@ export interface operations {
       /** @description The request is malformed or refused as it stands; the message says why */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -978,7 +1176,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "invalid_request",
-           *         "message": "Invalid user"
+           *         "message": "Invalid user",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -988,6 +1187,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -997,7 +1197,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1007,6 +1208,11 @@ export interface operations {
       /** @description Your balance does not cover the order; nothing was charged */
       402: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1014,7 +1220,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "insufficient_balance",
-           *         "message": "Insufficient balance in your account, please check."
+           *         "message": "Insufficient balance in your account, please check.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1024,6 +1231,11 @@ export interface operations {
       /** @description No such game, item or order for your account */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1031,7 +1243,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "not_found",
-           *         "message": "Item not found"
+           *         "message": "Item not found",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1041,6 +1254,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1048,7 +1262,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1058,6 +1273,7 @@ export interface operations {
       /** @description The request body did not arrive within the server's time limit */
       408: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1065,7 +1281,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "request_timeout",
-           *         "message": "The request body did not arrive in time"
+           *         "message": "The request body did not arrive in time",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1075,6 +1292,11 @@ export interface operations {
       /** @description The request disagrees with the current state: the Idempotency-Key was used for a different order, the price or the Mobile Legends package changed, or the game is out of stock */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1082,7 +1304,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "conflict",
-           *         "message": "The price of this item is now $1.02. Please check and order again."
+           *         "message": "The price of this item is now $1.02. Please check and order again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1092,6 +1315,7 @@ export interface operations {
       /** @description The request body is larger than 1 MiB */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1099,16 +1323,45 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "payload_too_large",
-           *         "message": "Request body is too large"
+           *         "message": "Request body is too large",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
           "application/json": components["schemas"]["PayloadTooLargeError"];
         };
       };
+      /** @description The request has a body that is not declared `Content-Type: application/json`; nothing was done */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Request bodies must be JSON (Content-Type: application/json), not text/plain",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1118,7 +1371,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1128,6 +1382,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1135,7 +1394,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1145,6 +1405,11 @@ export interface operations {
       /** @description The game's supplier could not be asked or gave no usable answer */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1152,7 +1417,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "upstream_error",
-           *         "message": "Failed to verify ID: the supplier did not answer"
+           *         "message": "Failed to verify ID: the supplier did not answer",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1179,6 +1445,11 @@ export interface operations {
       /** @description The order */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1231,6 +1502,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -1240,7 +1512,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1250,6 +1523,11 @@ export interface operations {
       /** @description No such game, item or order for your account */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1257,7 +1535,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "not_found",
-           *         "message": "Order not found"
+           *         "message": "Order not found",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1267,6 +1546,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1274,7 +1554,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1284,6 +1565,11 @@ export interface operations {
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1293,7 +1579,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1303,6 +1590,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1310,7 +1602,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1331,6 +1624,11 @@ export interface operations {
       /** @description Your balance */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1343,6 +1641,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -1352,7 +1651,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1362,6 +1662,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1369,7 +1670,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1379,6 +1681,11 @@ export interface operations {
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1388,7 +1695,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1398,6 +1706,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1405,7 +1718,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1431,6 +1745,11 @@ export interface operations {
       /** @description One page of balance movements */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1470,6 +1789,11 @@ export interface operations {
       /** @description The request is malformed or refused as it stands; the message says why */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1477,7 +1801,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "invalid_request",
-           *         "message": "cursor: not a cursor this API returned"
+           *         "message": "cursor: not a cursor this API returned",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1487,6 +1812,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -1496,7 +1822,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1506,6 +1833,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1513,7 +1841,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1523,6 +1852,11 @@ export interface operations {
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1532,7 +1866,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1542,6 +1877,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1549,7 +1889,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1570,6 +1911,11 @@ export interface operations {
       /** @description Your webhook */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1583,6 +1929,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -1592,7 +1939,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1602,6 +1950,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1609,7 +1958,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1619,6 +1969,11 @@ export interface operations {
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1628,7 +1983,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1638,6 +1994,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1645,7 +2006,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1676,6 +2038,11 @@ export interface operations {
       /** @description The URL saved, and the secret when it is the first */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1689,6 +2056,11 @@ export interface operations {
       /** @description The request is malformed or refused as it stands; the message says why */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1696,7 +2068,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "invalid_request",
-           *         "message": "The callback URL must use https"
+           *         "message": "The callback URL must use https",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1706,6 +2079,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -1715,7 +2089,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1725,6 +2100,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1732,7 +2108,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1742,6 +2119,7 @@ export interface operations {
       /** @description The request body did not arrive within the server's time limit */
       408: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1749,7 +2127,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "request_timeout",
-           *         "message": "The request body did not arrive in time"
+           *         "message": "The request body did not arrive in time",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1759,6 +2138,7 @@ export interface operations {
       /** @description The request body is larger than 1 MiB */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1766,16 +2146,45 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "payload_too_large",
-           *         "message": "Request body is too large"
+           *         "message": "Request body is too large",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
           "application/json": components["schemas"]["PayloadTooLargeError"];
         };
       };
+      /** @description The request has a body that is not declared `Content-Type: application/json`; nothing was done */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Request bodies must be JSON (Content-Type: application/json), not text/plain",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1785,7 +2194,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1795,6 +2205,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1802,7 +2217,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1823,6 +2239,11 @@ export interface operations {
       /** @description The new secret */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1836,6 +2257,11 @@ export interface operations {
       /** @description The request is malformed or refused as it stands; the message says why */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1843,7 +2269,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "invalid_request",
-           *         "message": "Set a callback URL first"
+           *         "message": "Set a callback URL first",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1853,6 +2280,7 @@ export interface operations {
       /** @description No API key, or one that is unknown or revoked */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           /** @description Always `Bearer` */
           "WWW-Authenticate"?: "Bearer";
           [name: string]: unknown;
@@ -1862,7 +2290,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "unauthenticated",
-           *         "message": "A valid API key is required"
+           *         "message": "A valid API key is required",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1872,6 +2301,7 @@ export interface operations {
       /** @description The path does not serve this method */
       405: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1879,7 +2309,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "method_not_allowed",
-           *         "message": "This method is not served at this path"
+           *         "message": "This method is not served at this path",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1889,6 +2320,7 @@ export interface operations {
       /** @description The request body did not arrive within the server's time limit */
       408: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1896,7 +2328,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "request_timeout",
-           *         "message": "The request body did not arrive in time"
+           *         "message": "The request body did not arrive in time",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1906,6 +2339,7 @@ export interface operations {
       /** @description The request body is larger than 1 MiB */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1913,16 +2347,45 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "payload_too_large",
-           *         "message": "Request body is too large"
+           *         "message": "Request body is too large",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
           "application/json": components["schemas"]["PayloadTooLargeError"];
         };
       };
+      /** @description The request has a body that is not declared `Content-Type: application/json`; nothing was done */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Request bodies must be JSON (Content-Type: application/json), not text/plain",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
       /** @description More than 300 requests with this key in 60 seconds */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           /** @description Seconds to wait before the next request */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1932,7 +2395,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Too many requests. Please wait a few minutes and try again."
+           *         "message": "Too many requests. Please wait a few minutes and try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */
@@ -1942,6 +2406,11 @@ export interface operations {
       /** @description Something failed on our side; the request may be repeated */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -1949,7 +2418,8 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "internal_error",
-           *         "message": "Something went wrong on our side. Please try again."
+           *         "message": "Something went wrong on our side. Please try again.",
+           *         "requestId": "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90"
            *       }
            *     }
            */

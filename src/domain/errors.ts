@@ -42,17 +42,34 @@ export class PayloadTooLargeError extends DomainError {
   override name = "PayloadTooLargeError";
 }
 
+/** The request's body is not in a format the route reads (the reseller API reads JSON only). */
+export class UnsupportedMediaTypeError extends DomainError {
+  override name = "UnsupportedMediaTypeError";
+}
+
 /** The client did not send its request in the time the server allows. */
 export class RequestTimeoutError extends DomainError {
   override name = "RequestTimeoutError";
 }
 
+/** A client's standing in a rate limit's window. */
+export interface RateQuota {
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window ends and the full limit is back. */
+  resetSeconds: number;
+  windowSeconds: number;
+}
+
 export class ThrottledError extends DomainError {
   override name = "ThrottledError";
   readonly retryAfterSeconds: number;
-  constructor(message: string, retryAfterSeconds: number) {
+  /** Where the caller's quota stands, for a limit a client is told about (the reseller API's). */
+  readonly quota?: RateQuota;
+  constructor(message: string, retryAfterSeconds: number, quota?: RateQuota) {
     super(message);
     this.retryAfterSeconds = retryAfterSeconds;
+    this.quota = quota;
   }
 }
 

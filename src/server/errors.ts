@@ -11,6 +11,7 @@ import {
   RequestTimeoutError,
   ThrottledError,
   UnauthenticatedError,
+  UnsupportedMediaTypeError,
   UpstreamError,
   ValidationError,
 } from "../domain/errors.ts";
@@ -24,6 +25,7 @@ export const V1_ERROR_CODES = [
   "method_not_allowed",
   "conflict",
   "payload_too_large",
+  "unsupported_media_type",
   "request_timeout",
   "rate_limited",
   "upstream_error",
@@ -62,6 +64,7 @@ export const ERROR_ANSWERS: ReadonlyMap<ErrorClass, ErrorAnswer> = new Map<
   [RequestTimeoutError, { status: 408, v1Code: "request_timeout" }],
   [ConflictError, { status: 409, v1Code: "conflict" }],
   [PayloadTooLargeError, { status: 413, v1Code: "payload_too_large" }],
+  [UnsupportedMediaTypeError, { status: 415, v1Code: "unsupported_media_type" }],
   [ThrottledError, { status: 429, v1Code: "rate_limited" }],
   [UpstreamError, { status: 502, v1Code: "upstream_error" }],
 ]);

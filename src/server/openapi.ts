@@ -10,15 +10,81 @@ import {
 } from "./reseller-api-operations.ts";
 import type { V1ErrorCode } from "./errors.ts";
 import { API_KEY_REQUESTS, RATE_LIMITED_MESSAGE } from "../domain/auth/rate-limit.ts";
+import { RETENTION } from "../domain/housekeeping.ts";
+
+/**
+ * Schemas given an id (`.meta({ id })`, the verify result's shapes) become components, named in
+ * the document, so a discriminator can map each `shape` to one and a generated client names them.
+ */
+const NAMED_SCHEMAS = new Map<string, unknown>();
+
+/** `#/$defs/X` (zod's, within one schema) to `#/components/schemas/X` (the document's). */
+function toComponentRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toComponentRefs);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === "$ref" && typeof inner === "string"
+        ? inner.replace(/^#\/\$defs\//, "#/components/schemas/")
+        : toComponentRefs(inner),
+    ]),
+  );
+}
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+  const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, {
     target: "draft-2020-12",
     io,
     unrepresentable: "any",
   }) as Record<string, unknown>;
-  return rest;
+  for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) {
+    NAMED_SCHEMAS.set(name, toComponentRefs(def));
+  }
+  return toComponentRefs(rest) as Record<string, unknown>;
 }
+
+/** The headers of every answer to a request with a valid key (the RateLimit-* fields). */
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": "Requests the key may make in a window",
+  "RateLimit-Remaining": "Requests the key has left in the current window",
+  "RateLimit-Reset": "Seconds until the current window ends and the full limit is back",
+  "RateLimit-Policy":
+    `The limit and its window in seconds: \`${API_KEY_REQUESTS.max};w=${API_KEY_REQUESTS.windowSeconds}\``,
+};
+
+/** Named headers, referenced from each answer. */
+const HEADERS: Record<string, unknown> = {
+  ...Object.fromEntries(
+    Object.entries(RATE_LIMIT_HEADERS).map(([name, description]) => [name, {
+      description:
+        `${description}. On every answer to a request with a valid key (not on 401, 405, 408 or 413).`,
+      schema: name === "RateLimit-Policy"
+        ? { type: "string", minLength: 1 }
+        : { type: "integer", minimum: 0 },
+    }]),
+  ),
+  "X-Request-Id": {
+    description:
+      "This request's id, also in every error body as `error.requestId`: quote it when you write to us",
+    required: true,
+    schema: { type: "string", minLength: 8 },
+  },
+};
+
+const headerRefs = (names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+/** The headers of an answer: its request id always, the key's quota when a key was taken. */
+function answerHeaders(keyed: boolean): Record<string, unknown> {
+  return headerRefs([
+    "X-Request-Id",
+    ...(keyed ? Object.keys(RATE_LIMIT_HEADERS) : []),
+  ]);
+}
+
+/** Error statuses answered before (or without) a key's quota is taken. */
+const UNKEYED = new Set([401, 405, 408, 413]);
 
 interface ErrorKind {
   code: V1ErrorCode;
@@ -85,6 +151,13 @@ const ERRORS: Record<number, ErrorKind> = {
     description: "The request body is larger than 1 MiB",
     message: "Request body is too large",
   },
+  415: {
+    code: "unsupported_media_type",
+    name: "UnsupportedMediaType",
+    description:
+      "The request has a body that is not declared `Content-Type: application/json`; nothing was done",
+    message: "Request bodies must be JSON (Content-Type: application/json), not text/plain",
+  },
   429: {
     code: "rate_limited",
     name: "RateLimited",
@@ -112,9 +185,11 @@ const ERRORS: Record<number, ErrorKind> = {
   },
 };
 
-/** Every operation can answer these; one with a body also 408 and 413. */
+/** Every operation can answer these; one with a body also 408, 413 and 415. */
 const COMMON_ERRORS = [401, 405, 429, 500];
-const BODY_ERRORS = [408, 413];
+const BODY_ERRORS = [408, 413, 415];
+
+const EXAMPLE_REQUEST_ID = "5f0c8a52-6d1e-4b7a-9c3f-2e8d1a4b6c90";
 
 function errorSchema(code: V1ErrorCode): Record<string, unknown> {
   return jsonSchema(
@@ -122,6 +197,9 @@ function errorSchema(code: V1ErrorCode): Record<string, unknown> {
       error: z.object({
         code: z.literal(code).describe("Stable: branch on this"),
         message: z.string().describe("For people: may change"),
+        requestId: z.string().optional().describe(
+          "The answer's X-Request-Id: quote it when you write to us",
+        ),
       }),
     }),
     "output",
@@ -132,11 +210,17 @@ function errorResponse(status: number, message?: string): Record<string, unknown
   const kind = ERRORS[status];
   return {
     description: kind.description,
-    ...(kind.headers ? { headers: kind.headers } : {}),
+    headers: { ...answerHeaders(!UNKEYED.has(status)), ...kind.headers },
     content: {
       "application/json": {
         schema: { $ref: `#/components/schemas/${kind.name}Error` },
-        example: { error: { code: kind.code, message: message ?? kind.message } },
+        example: {
+          error: {
+            code: kind.code,
+            message: message ?? kind.message,
+            requestId: EXAMPLE_REQUEST_ID,
+          },
+        },
       },
     },
   };
@@ -181,7 +265,7 @@ function parametersOf(op: V1Operation): unknown[] {
       in: "header",
       required: true,
       description:
-        "1 to 200 printable ASCII characters, new for each order (a UUID will do); a repeat returns the first answer",
+        `1 to 200 printable ASCII characters, new for each order (a UUID will do); a repeat returns the first answer, marked \`Idempotent-Replayed: true\`. A key is kept ${RETENTION.idempotencyKeyDays} days after its first use; after that it is forgotten and a repeat would place a new order.`,
       schema: { type: "string", minLength: 1, maxLength: 200, pattern: "^[\\x21-\\x7E]+$" },
       example: "9b2f6c1e-4d3a-4f5b-8c7d-1a2b3c4d5e6f",
     });
@@ -198,6 +282,18 @@ function pathItem(op: V1Operation): Record<string, unknown> {
   const responses: Record<string, unknown> = {
     [String(op.success.status)]: {
       description: op.success.description,
+      headers: {
+        ...answerHeaders(true),
+        ...(op.idempotent
+          ? {
+            "Idempotent-Replayed": {
+              description:
+                "`true` when this is the answer first given to the same Idempotency-Key (nothing new was ordered); absent on a new order",
+              schema: { type: "string", const: "true" },
+            },
+          }
+          : {}),
+      },
       content: {
         "application/json": {
           schema: jsonSchema(op.success.schema, "output"),
@@ -241,9 +337,12 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     paths[op.path] ??= {};
     paths[op.path][op.method] = pathItem(op);
   }
-  const schemas = Object.fromEntries(
-    Object.values(ERRORS).map((kind) => [`${kind.name}Error`, errorSchema(kind.code)]),
-  );
+  const schemas = {
+    ...Object.fromEntries(
+      Object.values(ERRORS).map((kind) => [`${kind.name}Error`, errorSchema(kind.code)]),
+    ),
+    ...Object.fromEntries([...NAMED_SCHEMAS].sort(([a], [b]) => a.localeCompare(b))),
+  };
   return {
     openapi: "3.1.0",
     info: {
@@ -254,6 +353,18 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
         "Requests and answers are JSON. Every amount of money is a number of dollars with at most two decimal places (`12.5` is $12.50). Times are ISO 8601 in UTC.",
         'Every error answers `{ "error": { "code", "message" } }`: the code is stable, the message is for people.',
         "An order verifies the player's account with the game's supplier before anything is charged, for every game: verify first to show your buyer the player's name, then order.",
+        "Request bodies are JSON, sent with `Content-Type: application/json` (415 otherwise). A field or query parameter the API does not know is refused with a 400 naming it, never ignored. Every path served by GET also answers HEAD: the same status and headers, no body.",
+        `Every answer to a request with a valid key says where the key stands: \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds until the window ends) and \`RateLimit-Policy\`, the fields of the IETF draft (draft-ietf-httpapi-ratelimit-headers), so a client slows down before it meets a 429 (whose \`Retry-After\` says how long to wait). A key may make ${API_KEY_REQUESTS.max} requests in ${API_KEY_REQUESTS.windowSeconds} seconds.`,
+        `Every answer carries \`X-Request-Id\`, and every error body repeats it as \`error.requestId\`. Order creation takes an \`Idempotency-Key\`, kept ${RETENTION.idempotencyKeyDays} days; a repeat within them answers the first answer again with \`Idempotent-Replayed: true\`.`,
+        [
+          "## Changelog",
+          "",
+          "**2026-11-28**",
+          "- `POST /api/v1/verify`: `result` names its shape in a new `shape` field (`mlbb`, `elitedias` or `moogold`), the discriminator of its `oneOf`; the Mobile Legends shape documents `userName`, which it always carried.",
+          "- Request bodies must be `application/json` (415 otherwise); unknown body fields and query parameters are a 400 naming them (they were ignored); `from` after `to` on `GET /api/v1/orders` is a 400 (it answered an empty page).",
+          "- `HEAD` is answered wherever `GET` is (it was a 405).",
+          "- `RateLimit-*` headers on every keyed answer; `Idempotent-Replayed: true` on a replayed order; the Idempotency-Key's retention documented; `error.requestId` in every error body.",
+        ].join("\n"),
       ].join("\n\n"),
       license: {
         name: "Proprietary: for this shop's resellers",
@@ -269,6 +380,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     ],
     paths,
     components: {
+      headers: HEADERS,
       securitySchemes: {
         apiKey: {
           type: "http",

@@ -68,11 +68,11 @@ export async function handlePlaceOrder(
 
 /**
  * A placement's answer as its text was made, once: a repeat of its key sends the same bytes and
- * the same 201 Created, since the order it answers with was created by the first.
+ * the same 201 Created, since the order it answers with was created by the first, marked
+ * `Idempotent-Replayed: true` so a client can tell a replay from a new order.
  */
 export function placedOrderResponse(result: PlaceOrderResult): Response {
-  return new Response(result.text, {
-    status: 201,
-    headers: { "content-type": "application/json" },
-  });
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (result.kind === "repeated") headers["Idempotent-Replayed"] = "true";
+  return new Response(result.text, { status: 201, headers });
 }

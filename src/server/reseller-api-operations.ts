@@ -110,7 +110,7 @@ export const V1_OPERATIONS: V1Operation[] = [
     path: "/api/v1/verify",
     summary: "Verify a player account",
     description:
-      "Checks the account with the game's supplier, as the portal's Verify does; for Mobile Legends it also chooses the package the order will use. The answer's `result` has the shape of the game's supplier. Nothing is charged.",
+      "Checks the account with the game's supplier, as the portal's Verify does; for Mobile Legends it also chooses the package the order will use, and the player's name under it (`userName`). The answer's `result` has the shape of the game's supplier, named by its `shape` field (`mlbb`, `elitedias` or `moogold`). Nothing is charged.",
     body: V1VerifyInput,
     success: {
       status: 200,
@@ -119,13 +119,17 @@ export const V1_OPERATIONS: V1Operation[] = [
       examples: {
         elitedias: {
           summary: "A game supplied by EliteDias",
-          value: { gameId: GAME_ID, result: { valid: "valid", name: "Player One", error: "" } },
+          value: {
+            gameId: GAME_ID,
+            result: { shape: "elitedias", valid: "valid", name: "Player One", error: "" },
+          },
         },
         mlbb: {
           summary: "Mobile Legends",
           value: {
             gameId: GAME_ID,
             result: {
+              shape: "mlbb",
               mlbb_global: "valid",
               mlbb_special: "valid",
               name1: "Player One",
@@ -134,6 +138,7 @@ export const V1_OPERATIONS: V1Operation[] = [
               error2: "",
               region: "Philippines",
               choice: { kind: "ok", package: "mlbb_special" },
+              userName: "Player One",
             },
           },
         },
@@ -141,7 +146,12 @@ export const V1_OPERATIONS: V1Operation[] = [
           summary: "A game supplied by MooGold, account unknown",
           value: {
             gameId: GAME_ID,
-            result: { status: "false", username: "", message: "Invalid user ID" },
+            result: {
+              shape: "moogold",
+              status: "false",
+              username: "",
+              message: "Invalid user ID",
+            },
           },
         },
       },

@@ -3,7 +3,7 @@
 // the domain answers with (`AnswersMatchTheDomain` below fails `deno check` when the two part), and the
 // contract test (tests/api/reseller-api-contract_test.ts) validates real answers against them.
 import { z } from "zod";
-import type { ApiGame } from "../domain/resellers/api.ts";
+import type { ApiGame, ApiVerification } from "../domain/resellers/api.ts";
 import type { MlbbVerification, PackageChoice } from "../domain/orders/verification.ts";
 import type { ElitediasVerification } from "../integrations/elitedias/port.ts";
 import type { MoogoldValidateAnswer } from "../integrations/moogold/port.ts";
@@ -58,7 +58,12 @@ export const V1GamesAnswer = z.object({ games: z.array(Game) });
 
 const Validity = z.enum(["valid", "invalid", "error"]);
 
-const MlbbResult = z.object({
+/** Which supplier shape a verify `result` has: the discriminator of its union. */
+const Shape = <S extends string>(shape: S, games: string) =>
+  z.literal(shape).describe(`\`${shape}\`: ${games}`);
+
+export const MlbbResult = z.object({
+  shape: Shape("mlbb", "Mobile Legends"),
   mlbb_global: Validity.describe("The account on the global package"),
   mlbb_special: Validity.describe("The account on the special package"),
   name1: z.string().describe("The player's name from the global check"),
@@ -73,25 +78,51 @@ const MlbbResult = z.object({
   ]).describe(
     "The package an order for this account uses (`ok`), or why an order would be refused",
   ),
-}).describe("Mobile Legends: both packages checked, and the package decided");
+  userName: z.string().describe(
+    "The player's name under the package decided (`choice.package` when `ok`), empty otherwise: the `userName` to send with the order",
+  ),
+}).describe("Mobile Legends: both packages checked, and the package decided")
+  .meta({ id: "MlbbVerifyResult" });
 
-const ElitediasResult = z.object({
+export const ElitediasResult = z.object({
+  shape: Shape("elitedias", "games supplied by EliteDias"),
   valid: Validity.describe("`valid`: the account exists; `invalid`: it does not"),
   name: z.string().describe("The player's name, when the supplier gives it"),
   error: z.string().describe("The supplier's reason, when not valid"),
-}).describe("Games supplied by EliteDias");
+}).describe("Games supplied by EliteDias").meta({ id: "ElitediasVerifyResult" });
 
-const MoogoldResult = z.object({
+export const MoogoldResult = z.object({
+  shape: Shape("moogold", "games supplied by MooGold"),
   status: z.enum(["true", "false"]).describe("`true`: the account exists"),
   username: z.string().describe("The player's name, when the supplier gives it"),
   message: z.string().describe("The supplier's words"),
-}).describe("Games supplied by MooGold");
+}).describe("Games supplied by MooGold").meta({ id: "MoogoldVerifyResult" });
+
+/** The discriminator of verify's `result`, and the component schema of each of its values. */
+export const VERIFY_RESULT_SHAPES = {
+  mlbb: "MlbbVerifyResult",
+  elitedias: "ElitediasVerifyResult",
+  moogold: "MoogoldVerifyResult",
+} as const;
 
 /** POST /api/v1/verify. */
 export const V1VerifyAnswer = z.object({
   gameId: z.uuid(),
-  result: z.union([MlbbResult, ElitediasResult, MoogoldResult])
-    .describe("The supplier's answer, in the shape of the game's supplier"),
+  result: z.discriminatedUnion("shape", [MlbbResult, ElitediasResult, MoogoldResult])
+    .describe(
+      "The supplier's answer, in the shape of the game's supplier, named by its `shape` field",
+    )
+    .meta({
+      discriminator: {
+        propertyName: "shape",
+        mapping: Object.fromEntries(
+          Object.entries(VERIFY_RESULT_SHAPES).map(([shape, name]) => [
+            shape,
+            `#/components/schemas/${name}`,
+          ]),
+        ),
+      },
+    }),
 });
 
 const Order = z.object({
@@ -176,9 +207,15 @@ type Holds<T extends true> = T;
 export type AnswersMatchTheDomain = [
   Holds<Same<z.infer<typeof ResellerItem>, ResellerItemDto>>,
   Holds<Same<z.infer<typeof Game>, ApiGame>>,
-  Holds<Same<z.infer<typeof MlbbResult>, MlbbVerification & { choice: PackageChoice }>>,
-  Holds<Same<z.infer<typeof ElitediasResult>, ElitediasVerification>>,
-  Holds<Same<z.infer<typeof MoogoldResult>, MoogoldValidateAnswer>>,
+  Holds<
+    Same<
+      z.infer<typeof MlbbResult>,
+      MlbbVerification & { shape: "mlbb"; choice: PackageChoice; userName: string }
+    >
+  >,
+  Holds<Same<z.infer<typeof ElitediasResult>, ElitediasVerification & { shape: "elitedias" }>>,
+  Holds<Same<z.infer<typeof MoogoldResult>, MoogoldValidateAnswer & { shape: "moogold" }>>,
+  Holds<Same<z.infer<typeof V1VerifyAnswer>, ApiVerification>>,
   Holds<Same<z.infer<typeof Order>, ResellerOrderDto>>,
   Holds<Same<z.infer<typeof BalanceEntry>, BalanceEntryDto>>,
   Holds<Same<z.infer<typeof V1WebhookAnswer>, WebhookSettingsDto>>,

@@ -509,17 +509,30 @@ Deno.test({
           },
         );
 
-        await t.step("each key has its rate limit, answered 429 with Retry-After", async () => {
-          const limited = keyClient(server.url, (await newKey(bSession, "loop")).secret);
-          const other = keyClient(server.url, (await newKey(bSession, "other")).secret);
-          let last;
-          for (let i = 0; i <= API_KEY_REQUESTS.max; i++) {
-            last = await limited.get("/api/v1/balance");
-          }
-          assertError(last!, 429, "rate_limited");
-          assert.equal(last!.headers.get("retry-after"), String(API_KEY_REQUESTS.windowSeconds));
-          assert.equal((await other.get("/api/v1/balance")).status, 200);
-        });
+        await t.step(
+          "each key has its rate limit, counted down in RateLimit-* headers, then 429 with Retry-After",
+          async () => {
+            const limited = keyClient(server.url, (await newKey(bSession, "loop")).secret);
+            const other = keyClient(server.url, (await newKey(bSession, "other")).secret);
+            const { max, windowSeconds } = API_KEY_REQUESTS;
+            const first = await limited.get("/api/v1/balance");
+            assert.equal(first.headers.get("ratelimit-limit"), String(max));
+            assert.equal(first.headers.get("ratelimit-remaining"), String(max - 1));
+            assert.equal(first.headers.get("ratelimit-policy"), `${max};w=${windowSeconds}`);
+            const reset = Number(first.headers.get("ratelimit-reset"));
+            assert.ok(reset >= 1 && reset <= windowSeconds, `reset ${reset}`);
+            let last;
+            for (let i = 1; i <= max; i++) last = await limited.get("/api/v1/balance");
+            assertError(last!, 429, "rate_limited");
+            assert.equal(last!.headers.get("ratelimit-remaining"), "0");
+            const wait = Number(last!.headers.get("retry-after"));
+            assert.ok(wait >= 1 && wait <= windowSeconds, `Retry-After ${wait}`);
+            assert.equal(last!.headers.get("ratelimit-reset"), String(wait));
+            const fresh = await other.get("/api/v1/balance");
+            assert.equal(fresh.status, 200);
+            assert.equal(fresh.headers.get("ratelimit-remaining"), String(max - 1));
+          },
+        );
 
         await t.step("the OpenAPI document is 3.1 and lists every v1 route", async () => {
           const r = await new TestClient(server.url).get("/api/v1/openapi.json");

@@ -104,11 +104,16 @@ Deno.test({
           server.url,
           "POST /api/v1/orders HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{",
         );
-        const answer = parseAnswer(await c.closed);
+        const raw = await c.closed;
+        const answer = parseAnswer(raw);
         assert.equal(answer.status, 408);
+        // The error names the request as its X-Request-Id header does.
+        const requestId = raw.match(/^x-request-id: (\S+)\r$/im)?.[1];
+        assert.ok(requestId, raw.slice(0, 300));
         assert.deepEqual(answer.json.error, {
           code: "request_timeout",
           message: "The request body did not arrive in time",
+          requestId,
         });
       });
 

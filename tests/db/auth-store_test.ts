@@ -6,6 +6,7 @@ import { claimTotpStep, confirmTotpSecret } from "../../src/db/repositories/totp
 import {
   countInWindow,
   recordHit,
+  recordHitInWindow,
   recordSpacedHit,
   secondsUntilSpacedHit,
 } from "../../src/db/repositories/login-attempts.ts";
@@ -227,6 +228,30 @@ Deno.test({
             );
             assert.equal(await recordHit(db, "k1", 3600, 3), 1, "a new window starts at 1");
             assert.equal(await countInWindow(db, "k1", 3600), 1);
+          },
+        );
+
+        await t.step(
+          "a counted hit says how long its window has left, for the API's RateLimit-Reset",
+          async () => {
+            const near = (value: number | undefined, want: number) =>
+              value !== undefined && value >= want - 2 && value <= want;
+            const first = await recordHitInWindow(db, "q1", 3600, 2);
+            assert.equal(first?.count, 1);
+            assert.ok(near(first?.secondsLeft, 3600), `${first?.secondsLeft}`);
+            await db.updateTable("login_attempts").set({
+              window_start: sql`now() - interval '10 minutes'`,
+            }).where("key", "=", "q1").execute();
+            const second = await recordHitInWindow(db, "q1", 3600, 2);
+            assert.equal(second?.count, 2);
+            assert.ok(near(second?.secondsLeft, 3000), `${second?.secondsLeft}`);
+            assert.equal(await recordHitInWindow(db, "q1", 3600, 2), undefined, "full: refused");
+            await db.updateTable("login_attempts").set({
+              window_start: sql`now() - interval '2 hours'`,
+            }).where("key", "=", "q1").execute();
+            const fresh = await recordHitInWindow(db, "q1", 3600, 2);
+            assert.equal(fresh?.count, 1, "a new window starts at 1");
+            assert.ok(near(fresh?.secondsLeft, 3600), `${fresh?.secondsLeft}`);
           },
         );
 

@@ -32,6 +32,7 @@ const ANSWERED: Record<string, [number, number, string]> = {
   NotFoundError: [404, 404, "not_found"],
   ConflictError: [409, 409, "conflict"],
   PayloadTooLargeError: [413, 413, "payload_too_large"],
+  UnsupportedMediaTypeError: [415, 415, "unsupported_media_type"],
   RequestTimeoutError: [408, 408, "request_timeout"],
   ThrottledError: [429, 429, "rate_limited"],
   UpstreamError: [502, 502, "upstream_error"],

@@ -67,6 +67,33 @@ export async function recordHit(
   return row?.failures;
 }
 
+/**
+ * `recordHit` that also says how many whole seconds are left in the window the hit was counted
+ * in (at least 1), for a client told its remaining quota; undefined when the hit was refused.
+ */
+export async function recordHitInWindow(
+  db: Db,
+  key: string,
+  windowSeconds: number,
+  max: number,
+): Promise<{ count: number; secondsLeft: number } | undefined> {
+  const expired = expiredAfter(windowSeconds);
+  const row = await db.insertInto("login_attempts")
+    .values({ key, failures: 1 })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet(nextHit(expired))
+        .where(sql<boolean>`${expired} OR login_attempts.failures < ${max}`)
+    )
+    .returning([
+      "failures",
+      sql<number>`ceil(extract(epoch from
+        login_attempts.window_start + make_interval(secs => ${windowSeconds}) - now()))::int`
+        .as("wait"),
+    ])
+    .executeTakeFirst();
+  return row && { count: row.failures, secondsLeft: Math.max(1, Number(row.wait)) };
+}
+
 /** Hits a key may take at once, then the wait after its last hit (doubling) before the next. */
 export interface Spacing {
   windowSeconds: number;

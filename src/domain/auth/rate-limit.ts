@@ -3,6 +3,7 @@ import {
   clearFailures,
   countInWindow,
   recordHit,
+  recordHitInWindow,
   recordSpacedHit,
   releaseHit,
   secondsLeftInWindow,
@@ -10,7 +11,7 @@ import {
   type Spacing,
 } from "../../db/repositories/login-attempts.ts";
 import { isIPv6 } from "node:net";
-import { ThrottledError } from "../errors.ts";
+import { type RateQuota, ThrottledError } from "../errors.ts";
 
 /**
  * At most `max` hits per key in a fixed window: requests for a rate limit, attempts for a sign-in
@@ -194,6 +195,34 @@ export async function assertWithinRateLimit(
   if (!await takeRateLimit(db, limit, key)) {
     throw new ThrottledError(RATE_LIMITED_MESSAGE, limit.windowSeconds);
   }
+}
+
+/**
+ * Counts this request against `key` and says where the key stands; a request past the limit is
+ * refused with 429, its quota (none remaining) on the error.
+ */
+export async function takeRateLimitQuota(
+  db: Db,
+  limit: WindowLimit,
+  key: string,
+): Promise<RateQuota> {
+  const quota = { limit: limit.max, windowSeconds: limit.windowSeconds };
+  const hit = await isFull(db, limit, key)
+    ? undefined
+    : await recordHitInWindow(db, keyOf(limit, key), limit.windowSeconds, limit.max);
+  if (hit) {
+    return {
+      ...quota,
+      remaining: Math.max(0, limit.max - hit.count),
+      resetSeconds: hit.secondsLeft,
+    };
+  }
+  const wait = await secondsLeftInWindow(db, keyOf(limit, key), limit.windowSeconds);
+  throw new ThrottledError(RATE_LIMITED_MESSAGE, wait, {
+    ...quota,
+    remaining: 0,
+    resetSeconds: wait,
+  });
 }
 
 /** One attempt to count against `key` under `limit`. */

@@ -19,7 +19,10 @@ import { verifyGameAccount, verifyMlbbForOrder } from "../orders/verification.ts
 import { type OrderContext, orderedGameKeyOf, placeResellerOrder } from "../orders/place.ts";
 import { presentBalanceEntry, presentResellerOrder } from "../orders/present.ts";
 import { centsToDollars } from "../money.ts";
-import { NotFoundError, ValidationError } from "../errors.ts";
+import { NotFoundError, UpstreamError, ValidationError } from "../errors.ts";
+import type { MlbbVerification, PackageChoice } from "../orders/verification.ts";
+import { ELITEDIAS_KEY, type ElitediasVerification } from "../../integrations/elitedias/port.ts";
+import { MOOGOLD_KEY, type MoogoldValidateAnswer } from "../../integrations/moogold/port.ts";
 
 /** Who is calling: the key's reseller, and whether it may order hidden games. */
 export interface ApiCaller {
@@ -71,22 +74,50 @@ async function findOrderableGame(db: Db, caller: ApiCaller, gameId: string): Pro
   return game;
 }
 
+/**
+ * The answer of POST /api/v1/verify: the portal's answer for the game's supplier, named by a
+ * `shape` field so a client (and a generated type) can tell the three apart without guessing
+ * from which fields are present.
+ */
+export interface ApiVerification {
+  gameId: string;
+  result:
+    | (MlbbVerification & { shape: "mlbb"; choice: PackageChoice; userName: string })
+    | (ElitediasVerification & { shape: "elitedias" })
+    | (MoogoldValidateAnswer & { shape: "moogold" });
+}
+
 /** POST /api/v1/verify: the portal's check for the game's supplier, in the portal's answer. */
 export async function verifyApiAccount(
   ctx: OrderContext,
   caller: ApiCaller,
   input: { gameId: string; userid: string; serverid: string; characterName: string },
-): Promise<{ gameId: string; result: unknown }> {
+): Promise<ApiVerification> {
   const game = await findOrderableGame(ctx.db, caller, input.gameId);
   const { userid, serverid } = input;
-  const result = isMobileLegends(game)
-    ? await verifyMlbbForOrder(ctx.db, ctx.suppliers, userid, serverid)
-    : await verifyGameAccount(ctx.suppliers, game, {
-      userid,
-      serverid,
-      characterName: input.characterName,
-    });
-  return { gameId: game.id, result };
+  if (isMobileLegends(game)) {
+    const mlbb = await verifyMlbbForOrder(ctx.db, ctx.suppliers, userid, serverid);
+    return { gameId: game.id, result: { shape: "mlbb", ...mlbb } };
+  }
+  const presented = await verifyGameAccount(ctx.suppliers, game, {
+    userid,
+    serverid,
+    characterName: input.characterName,
+  });
+  // Each supplier's port presents its own answer; the shape is named by the game's supplier.
+  if (game.supplier === ELITEDIAS_KEY) {
+    return {
+      gameId: game.id,
+      result: { shape: "elitedias", ...(presented as ElitediasVerification) },
+    };
+  }
+  if (game.supplier === MOOGOLD_KEY) {
+    return {
+      gameId: game.id,
+      result: { shape: "moogold", ...(presented as MoogoldValidateAnswer) },
+    };
+  }
+  throw new UpstreamError("Failed to verify ID: no supplier sells this game");
 }
 
 /**

@@ -1,4 +1,4 @@
-import { v1Route } from "../../../server/reseller-api.ts";
+import { headOf, v1Route } from "../../../server/reseller-api.ts";
 import { getApiBalance } from "../../../domain/resellers/api.ts";
 
 export const GET = v1Route(async ({ context: { locals }, reseller, seesHiddenGames }) =>
@@ -6,3 +6,5 @@ export const GET = v1Route(async ({ context: { locals }, reseller, seesHiddenGam
     await getApiBalance(locals.app.db, { resellerId: reseller.id, seesHiddenGames }),
   )
 );
+
+export const HEAD = headOf(GET);

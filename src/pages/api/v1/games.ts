@@ -1,4 +1,4 @@
-import { v1Route } from "../../../server/reseller-api.ts";
+import { headOf, v1Route } from "../../../server/reseller-api.ts";
 import { listApiGames } from "../../../domain/resellers/api.ts";
 
 export const GET = v1Route(async ({ context, reseller, seesHiddenGames }) =>
@@ -6,3 +6,5 @@ export const GET = v1Route(async ({ context, reseller, seesHiddenGames }) =>
     games: await listApiGames(context.locals.app.db, { resellerId: reseller.id, seesHiddenGames }),
   })
 );
+
+export const HEAD = headOf(GET);

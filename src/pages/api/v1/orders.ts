@@ -1,5 +1,5 @@
 import { readJson, readQuery } from "../../../server/http.ts";
-import { v1Route } from "../../../server/reseller-api.ts";
+import { headOf, v1Route } from "../../../server/reseller-api.ts";
 import { V1OrderInput, V1OrdersQuery } from "../../../server/reseller-api-inputs.ts";
 import { idempotencyKeyOf } from "../../../server/order-inputs.ts";
 import { placedOrderResponse } from "../../../server/place-order.ts";
@@ -26,3 +26,5 @@ export const POST = v1Route(async ({ context: { locals, request }, reseller, see
   kickJobs(SUPPLIER_CREATE_JOB);
   return placedOrderResponse(result);
 });
+
+export const HEAD = headOf(GET);

@@ -1,5 +1,5 @@
 import { readJson } from "../../../server/http.ts";
-import { v1Route } from "../../../server/reseller-api.ts";
+import { headOf, v1Route } from "../../../server/reseller-api.ts";
 import { V1WebhookInput } from "../../../server/reseller-api-inputs.ts";
 import { getWebhookSettings, setWebhookUrl } from "../../../domain/resellers/webhooks.ts";
 
@@ -21,3 +21,5 @@ export const PUT = v1Route(async ({ context: { locals, request }, reseller }) =>
     ),
   );
 });
+
+export const HEAD = headOf(GET);

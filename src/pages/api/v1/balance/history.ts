@@ -1,5 +1,5 @@
 import { readQuery } from "../../../../server/http.ts";
-import { v1Route } from "../../../../server/reseller-api.ts";
+import { headOf, v1Route } from "../../../../server/reseller-api.ts";
 import { V1HistoryQuery } from "../../../../server/reseller-api-inputs.ts";
 import { listApiBalanceHistory } from "../../../../domain/resellers/api.ts";
 
@@ -9,3 +9,5 @@ export const GET = v1Route(async ({ context: { locals, url }, reseller, seesHidd
     await listApiBalanceHistory(locals.app.db, { resellerId: reseller.id, seesHiddenGames }, query),
   );
 });
+
+export const HEAD = headOf(GET);

@@ -1,4 +1,4 @@
-import { v1Route } from "../../../../server/reseller-api.ts";
+import { headOf, v1Route } from "../../../../server/reseller-api.ts";
 import { getApiOrder } from "../../../../domain/resellers/api.ts";
 
 export const GET = v1Route(async ({ context: { locals, params }, reseller, seesHiddenGames }) =>
@@ -10,3 +10,5 @@ export const GET = v1Route(async ({ context: { locals, params }, reseller, seesH
     ),
   })
 );
+
+export const HEAD = headOf(GET);
