@@ -21,8 +21,9 @@ import { presentBalanceEntry, presentResellerOrder } from "../orders/present.ts"
 import { centsToDollars } from "../money.ts";
 import { NotFoundError, UpstreamError, ValidationError } from "../errors.ts";
 import type { MlbbVerification, PackageChoice } from "../orders/verification.ts";
-import { ELITEDIAS_KEY, type ElitediasVerification } from "../../integrations/elitedias/port.ts";
-import { MOOGOLD_KEY, type MoogoldValidateAnswer } from "../../integrations/moogold/port.ts";
+import type { ElitediasVerification } from "../../integrations/elitedias/port.ts";
+import type { MoogoldValidateAnswer } from "../../integrations/moogold/port.ts";
+import { supplierProfile } from "../../integrations/supplier-registry.ts";
 
 /** Who is calling: the key's reseller, and whether it may order hidden games. */
 export interface ApiCaller {
@@ -87,6 +88,13 @@ export interface ApiVerification {
     | (MoogoldValidateAnswer & { shape: "moogold" });
 }
 
+/** The shapes of a supplier's own verify answer the API document names. */
+const API_VERIFY_SHAPES = ["elitedias", "moogold"] as const;
+
+function isApiVerifyShape(vendor: string | undefined): vendor is typeof API_VERIFY_SHAPES[number] {
+  return (API_VERIFY_SHAPES as readonly (string | undefined)[]).includes(vendor);
+}
+
 /** POST /api/v1/verify: the portal's check for the game's supplier, in the portal's answer. */
 export async function verifyApiAccount(
   ctx: OrderContext,
@@ -104,17 +112,13 @@ export async function verifyApiAccount(
     serverid,
     characterName: input.characterName,
   });
-  // Each supplier's port presents its own answer; the shape is named by the game's supplier.
-  if (game.supplier === ELITEDIAS_KEY) {
+  // Each supplier's port presents its own answer; the shape is named by the supplier's vendor
+  // name, which the document lists (one named schema per supplier the API serves).
+  const vendor = supplierProfile(game.supplier)?.vendor;
+  if (isApiVerifyShape(vendor)) {
     return {
       gameId: game.id,
-      result: { shape: "elitedias", ...(presented as ElitediasVerification) },
-    };
-  }
-  if (game.supplier === MOOGOLD_KEY) {
-    return {
-      gameId: game.id,
-      result: { shape: "moogold", ...(presented as MoogoldValidateAnswer) },
+      result: { shape: vendor, ...(presented as object) } as ApiVerification["result"],
     };
   }
   throw new UpstreamError("Failed to verify ID: no supplier sells this game");
