@@ -1,11 +1,12 @@
 import { createTestDatabase } from "../helpers/backends.ts";
 import { startTestServer } from "../helpers/server.ts";
 import {
+  addFigures,
   emptyFigures,
+  figureSummary,
   linesWithSecrets,
   openSimWorld,
   runSeed,
-  type SimFigures,
   simulationSecrets,
 } from "../helpers/simulation.ts";
 import assert from "node:assert/strict";
@@ -36,9 +37,7 @@ Deno.test({
         // One server, fresh resellers per seed: a schedule does not depend on the seeds before it.
         const world = await openSimWorld(server.url);
         for (let seed = start; seed < end; seed++) await runSeed(world, seed, { steps });
-        for (const key of Object.keys(totals) as (keyof SimFigures)[]) {
-          totals[key] += world.figures[key];
-        }
+        addFigures(totals, world.figures);
         // The whole run's log, every request, job and supplier call, holds no secret.
         await server.stop();
         const secrets = simulationSecrets(world, { "APP_SECRET": appSecret });
@@ -49,6 +48,6 @@ Deno.test({
         await tdb.drop();
       }
     }
-    console.log(`simulation figures: ${JSON.stringify(totals)}`);
+    console.log(`simulation figures: ${JSON.stringify(figureSummary(totals))}`);
   },
 });

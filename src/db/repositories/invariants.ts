@@ -194,3 +194,57 @@ export async function inSnapshot<T>(db: Db, read: (db: Db) => Promise<T>): Promi
   if (db.isTransaction) return await read(db);
   return await db.transaction().setIsolationLevel("repeatable read").execute(read);
 }
+
+/** How one paid HitPay consumer order ended, for the simulation's end-of-seed figures. */
+export interface ConsumerOutcomeFacts {
+  id: string;
+  status: string;
+  in_review: boolean;
+  /** An admin or the CLI acted on it (its audit rows); the system's own steps do not count. */
+  operator_touched: boolean;
+  /** When its supplier's definitive refusal (or the late payment) made it a refund case. */
+  ended_at: Date | null;
+  /** When HitPay's refund was found made. */
+  refunded_at: Date | null;
+  /** The suppliers it had an attempt at (sent, refused or passed over): 2 once it was rerouted. */
+  suppliers: number;
+}
+
+/**
+ * The paid HitPay consumer orders placed since `since`, with how each ended, and the count of jobs
+ * naming a consumer order placed since then that are still to run within `dueWithinSeconds` (the
+ * simulation waits for none before it counts).
+ */
+export async function readConsumerOutcomes(
+  db: Db,
+  since: Date,
+  paidStatuses: string[],
+  dueWithinSeconds: number,
+): Promise<{ orders: ConsumerOutcomeFacts[]; jobsDue: number }> {
+  const closed = sql.join(NOT_AT_SUPPLIER.map((o) => sql`${o}`));
+  const { rows } = await sql<ConsumerOutcomeFacts>`
+    SELECT o.id, o.status, o.review_since IS NOT NULL AS in_review,
+      EXISTS (SELECT 1 FROM audit_log a WHERE a.target_type = 'order' AND a.target_id = o.id
+        AND a.actor_type IN ('admin', 'cli')) AS operator_touched,
+      coalesce(
+        (SELECT max(s.finished_at) FROM supplier_attempts s
+          WHERE s.order_id = o.id AND s.outcome IN (${closed})),
+        (SELECT min(e.received_at) FROM payment_events e
+          WHERE e.order_id = o.id AND e.outcome = 'paid too late')) AS ended_at,
+      (SELECT r.updated_at FROM refunds r WHERE r.order_id = o.id AND r.status = 'succeeded')
+        AS refunded_at,
+      (SELECT count(DISTINCT s.supplier) FROM supplier_attempts s WHERE s.order_id = o.id)::int
+        AS suppliers
+    FROM orders o
+    WHERE o.buyer_type = 'consumer' AND o.payment_provider = 'hitpay' AND o.created_at >= ${since}
+      AND o.status IN (${sql.join(paidStatuses)})`.execute(db);
+  const due = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM jobs j JOIN orders o ON o.id = j.payload ->> 'orderId'
+    WHERE j.done_at IS NULL AND j.failed_at IS NULL AND j.attempts < j.max_attempts
+      AND o.buyer_type = 'consumer' AND o.created_at >= ${since}
+      AND j.run_at <= now() + make_interval(secs => ${dueWithinSeconds})`.execute(db);
+  return {
+    orders: rows.map((r) => ({ ...r, suppliers: Number(r.suppliers) })),
+    jobsDue: Number(due.rows[0].n),
+  };
+}

@@ -28,6 +28,7 @@ import {
   listOrderSuppliers,
   listPaidConsumerOrderFacts,
   listRefundOverruns,
+  readConsumerOutcomes,
 } from "../../db/repositories/invariants.ts";
 import type { SupplierReferenceCount } from "../../integrations/simulator-counts.ts";
 import { checkLedger } from "./ledger.ts";
@@ -243,4 +244,12 @@ async function allViolations(
     ...await checkDashboardTotals(db),
     ...supplierCounts ? await checkSupplierSends(db, supplierCounts) : [],
   ];
+}
+
+/**
+ * How the paid HitPay consumer orders placed since `since` ended (the simulation's figures), and
+ * how many order jobs are still due within five seconds.
+ */
+export async function consumerOutcomes(db: Db, since: Date) {
+  return await readConsumerOutcomes(db, since, [PAYMENT_RECEIVED, DELIVERED, FAILED, REFUNDED], 5);
 }
