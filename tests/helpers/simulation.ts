@@ -183,6 +183,8 @@ export interface SimFigures {
   paidDelivered: number;
   paidRefunded: number;
   paidInReview: number;
+  /** In review because HitPay refused the refund (a 422): only an operator can go on. */
+  paidRefundRefused: number;
   /** Paid, neither delivered, refunded nor in review when the seed's wait for its jobs ended. */
   paidUnsettled: number;
   /** Paid orders that went on to their item's next route (an attempt at a second supplier). */
@@ -215,6 +217,7 @@ export function emptyFigures(): SimFigures {
     paidDelivered: 0,
     paidRefunded: 0,
     paidInReview: 0,
+    paidRefundRefused: 0,
     paidUnsettled: 0,
     paidRerouted: 0,
     paidOperatorTouched: 0,
@@ -242,6 +245,13 @@ export function figureSummary(figures: SimFigures) {
     ...counts,
     settledUntouchedPercent: figures.paidConsumerOrders
       ? Math.round(10000 * figures.paidSettledUntouched / figures.paidConsumerOrders) / 100
+      : null,
+    // HitPay refusing a refund is a fault only an operator can take further: the share without it.
+    settledUntouchedBarRefusedPercent: figures.paidConsumerOrders - figures.paidRefundRefused
+      ? Math.round(
+        10000 * figures.paidSettledUntouched /
+          (figures.paidConsumerOrders - figures.paidRefundRefused),
+      ) / 100
       : null,
     refunds: sorted.length,
     refundLatencyMedianMs: at(0.5),
@@ -525,6 +535,32 @@ export async function runSeed(
       await new Promise((ok) => setTimeout(ok, 100));
     }
   };
+  /**
+   * A buyer pays for `game`'s item while EliteDias refuses it and MooGold, its next route where it
+   * has one, does `moogold`; waits up to `ms` for the order to be delivered or refunded. The
+   * refusals end with it.
+   */
+  async function refusedAfterPayment(
+    game: "mlbb" | "genshin",
+    moogold: RouteRefusal,
+    ms: number,
+  ): Promise<void> {
+    await control("elitedias", "rejectOrders");
+    if (moogold === "outOfStock") await control("moogold", "rejectOrders");
+    if (moogold === "balanceShort") await control("moogold", "setBalance", ["0.00"]);
+    try {
+      const started = await startHitPayPayment(game);
+      if (!started) return;
+      const { buyer, orderId, requestId } = started;
+      await control("hitpay", "pay", [requestId]);
+      await control("hitpay", "awaitWebhooks");
+      await pollStatus(buyer, orderId, (s) => SETTLED.includes(s), ms);
+    } finally {
+      await control("elitedias", "acceptOrders");
+      await control("moogold", "acceptOrders");
+      await control("moogold", "setBalance", [MOOGOLD_BALANCE]);
+    }
+  }
   /** The create requests each supplier simulator received under `reference`. */
   const supplierRequests = async (reference: string) => {
     let total = 0;
@@ -560,6 +596,7 @@ export async function runSeed(
           ended_at: string | null;
           refunded_at: string | null;
           suppliers: number;
+          refund_status: string | null;
         }[];
       };
     };
@@ -572,8 +609,10 @@ export async function runSeed(
       figures.paidConsumerOrders++;
       if (order.status === "successful") figures.paidDelivered++;
       else if (order.status === "refunded") figures.paidRefunded++;
-      else if (order.in_review) figures.paidInReview++;
-      else figures.paidUnsettled++;
+      else if (order.in_review) {
+        figures.paidInReview++;
+        if (order.refund_status === "refused") figures.paidRefundRefused++;
+      } else figures.paidUnsettled++;
       if (order.suppliers > 1) figures.paidRerouted++;
       if (order.operator_touched) figures.paidOperatorTouched++;
       else if (SETTLED.includes(order.status)) figures.paidSettledUntouched++;
@@ -869,13 +908,15 @@ export async function runSeed(
     },
     wait: (step: Extract<SimStep, { kind: "wait" }>) =>
       new Promise((ok) => setTimeout(ok, step.ms)),
-    // HitPay's next refunds: refused (its 422, which leaves the order to an operator), held until
-    // the client gives up, made with the answer lost, or answered slowly.
+    // HitPay's next refunds are refused (its 422, which leaves the order to an operator), held
+    // until the client gives up, made with the answer lost, or answered slowly; then a paid order
+    // EliteDias refuses meets them with its refund.
     refundFault: async (step: Extract<SimStep, { kind: "refundFault" }>) => {
       figures.faultsInjected++;
       if (step.fault === "slow") {
         await control("hitpay", "setKnobs", [], { latencyMs: step.latencyMs });
       } else await control("hitpay", "forceNext", [step.fault, step.count, "refund"]);
+      await refusedAfterPayment("mlbb", "accept", step.fault === "error" ? 2000 : 6000);
     },
     // The shop expires the order (HitPay says its request expired), then the payment the buyer
     // began in time completes: the order is refunded, and never reaches a supplier.
@@ -899,21 +940,7 @@ export async function runSeed(
     // balance is too short. The refusals end with the step.
     undelivered: async (step: Extract<SimStep, { kind: "undelivered" }>) => {
       figures.faultsInjected++;
-      await control("elitedias", "rejectOrders");
-      if (step.moogold === "outOfStock") await control("moogold", "rejectOrders");
-      if (step.moogold === "balanceShort") await control("moogold", "setBalance", ["0.00"]);
-      try {
-        const started = await startHitPayPayment(step.game);
-        if (!started) return;
-        const { buyer, orderId, requestId } = started;
-        await control("hitpay", "pay", [requestId]);
-        await control("hitpay", "awaitWebhooks");
-        await pollStatus(buyer, orderId, (s) => SETTLED.includes(s), 4000);
-      } finally {
-        await control("elitedias", "acceptOrders");
-        await control("moogold", "acceptOrders");
-        await control("moogold", "setBalance", [MOOGOLD_BALANCE]);
-      }
+      await refusedAfterPayment(step.game, step.moogold, 4000);
     },
   };
 

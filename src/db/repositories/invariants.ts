@@ -206,6 +206,8 @@ export interface ConsumerOutcomeFacts {
   ended_at: Date | null;
   /** When HitPay's refund was found made. */
   refunded_at: Date | null;
+  /** Its refund's status, if one was asked. */
+  refund_status: string | null;
   /** The suppliers it had an attempt at (sent, refused or passed over): 2 once it was rerouted. */
   suppliers: number;
 }
@@ -233,6 +235,7 @@ export async function readConsumerOutcomes(
           WHERE e.order_id = o.id AND e.outcome = 'paid too late')) AS ended_at,
       (SELECT r.updated_at FROM refunds r WHERE r.order_id = o.id AND r.status = 'succeeded')
         AS refunded_at,
+      (SELECT r.status FROM refunds r WHERE r.order_id = o.id) AS refund_status,
       (SELECT count(DISTINCT s.supplier) FROM supplier_attempts s WHERE s.order_id = o.id)::int
         AS suppliers
     FROM orders o
