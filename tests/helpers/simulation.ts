@@ -592,6 +592,7 @@ export async function runSeed(
           id: string;
           status: string;
           in_review: boolean;
+          review_reason: string | null;
           operator_touched: boolean;
           ended_at: string | null;
           refunded_at: string | null;
@@ -611,6 +612,7 @@ export async function runSeed(
       else if (order.status === "refunded") figures.paidRefunded++;
       else if (order.in_review) {
         figures.paidInReview++;
+        log(`seed ${seed}: ${order.id} waits in Needs review: ${order.review_reason}`);
         if (order.refund_status === "refused") figures.paidRefundRefused++;
       } else figures.paidUnsettled++;
       if (order.suppliers > 1) figures.paidRerouted++;

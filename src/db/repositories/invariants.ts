@@ -200,6 +200,8 @@ export interface ConsumerOutcomeFacts {
   id: string;
   status: string;
   in_review: boolean;
+  /** Why it waits in Needs review. */
+  review_reason: string | null;
   /** An admin or the CLI acted on it (its audit rows); the system's own steps do not count. */
   operator_touched: boolean;
   /** When its supplier's definitive refusal (or the late payment) made it a refund case. */
@@ -225,7 +227,7 @@ export async function readConsumerOutcomes(
 ): Promise<{ orders: ConsumerOutcomeFacts[]; jobsDue: number }> {
   const closed = sql.join(NOT_AT_SUPPLIER.map((o) => sql`${o}`));
   const { rows } = await sql<ConsumerOutcomeFacts>`
-    SELECT o.id, o.status, o.review_since IS NOT NULL AS in_review,
+    SELECT o.id, o.status, o.review_since IS NOT NULL AS in_review, o.review_reason,
       EXISTS (SELECT 1 FROM audit_log a WHERE a.target_type = 'order' AND a.target_id = o.id
         AND a.actor_type IN ('admin', 'cli')) AS operator_touched,
       coalesce(
