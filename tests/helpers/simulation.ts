@@ -5,9 +5,10 @@
 // faults (error, timeout, garbage, slow answer, refusal), status refreshes and admin edits, HitPay
 // refund faults (refused, slow, lost answer), late payments on expired orders, and consumer orders
 // their suppliers refuse after payment (a refusal moving the order to its item's next route, out
-// of stock or balance short there) — run against a real server and its simulators. After every step the server's invariants
-// (GET /__sim/invariants, src/domain/ledger/invariants.ts) must hold and no answer may be a 5xx other than
-// an upstream's 502. A failure names its seed; `npm run sim -- --seed N` replays the same schedule.
+// of stock or balance short there) — run against a real server and its simulators. After every
+// step the server's invariants (GET /__sim/invariants, src/domain/ledger/invariants.ts) must hold
+// and no answer may be a 5xx other than an upstream's 502; at a seed's end, once its consumer
+// orders' jobs ran, GET /__sim/outcomes tells how its paid orders ended (SimFigures). A failure names its seed; `npm run sim -- --seed N` replays the same schedule.
 import { TestClient } from "./client.ts";
 import { signInAdmin } from "./sessions.ts";
 import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
