@@ -9,6 +9,7 @@ import { findGoLiveProblems, GoLiveError } from "../src/domain/admin/go-live.ts"
 import { buildApp, buildIsStale } from "./build.ts";
 import {
   answerInvariants,
+  answerOutcomes,
   forwardSimulators,
   mountSimulators,
   serveSimulatorsAlone,
@@ -195,6 +196,7 @@ async function listen(
       if (refuseBadTarget(req, res)) return;
       if (path.startsWith("/__sim/")) scope.route = "/__sim";
       if (simulated && answerInvariants(req, res, db, simulatorsAt ?? internalBaseUrl())) return;
+      if (simulated && answerOutcomes(req, res, db)) return;
       if (simulators.handle(req, res)) return;
       if (staticFiles.handle(req, res)) {
         scope.route = "static";

@@ -13,7 +13,7 @@ import { YAHOO_SIMULATOR_PATH } from "../src/integrations/fx/client.ts";
 import { createHitPaySimulator } from "../src/integrations/hitpay/simulator.ts";
 import { HITPAY_SIMULATOR_PATH } from "../src/integrations/hitpay/client.ts";
 import { fetchSupplierCounts } from "../src/integrations/simulator-counts.ts";
-import { checkInvariants } from "../src/domain/ledger/invariants.ts";
+import { checkInvariants, consumerOutcomes } from "../src/domain/ledger/invariants.ts";
 import type { Db } from "../src/db/client.ts";
 
 type Simulator = {
@@ -46,6 +46,8 @@ const LEVERS = new Set([
   "listRequests",
   "listRefunds",
   "awaitWebhooks",
+  "expire",
+  "payLate",
 ]);
 
 const MOUNT_PATHS: Record<string, string> = {
@@ -228,6 +230,26 @@ export function answerInvariants(
     const supplierCounts = await fetchSupplierCounts(simulatorsUrl);
     const violations = await checkInvariants(db, { supplierCounts });
     await send(res, Response.json({ violations, supplierCounts }));
+  })().catch((error) => {
+    console.error(error);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  });
+  return true;
+}
+
+/**
+ * GET /__sim/outcomes?since=ISO (simulator mode only): how the paid HitPay consumer orders placed
+ * since then ended, and how many order jobs are still due within five seconds, so the simulation
+ * counts its figures once the work it started is over.
+ */
+export function answerOutcomes(req: IncomingMessage, res: ServerResponse, db: Db): boolean {
+  const url = new URL(req.url ?? "/", "http://sim");
+  if (req.method !== "GET" || url.pathname !== "/__sim/outcomes") return false;
+  (async () => {
+    const since = new Date(url.searchParams.get("since") ?? 0);
+    const outcomes = await consumerOutcomes(db, since);
+    await send(res, Response.json(outcomes));
   })().catch((error) => {
     console.error(error);
     if (!res.headersSent) res.writeHead(500);

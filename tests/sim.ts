@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { buildApp, buildIsStale } from "../cli/build.ts";
 import { createTestDatabase } from "./helpers/backends.ts";
 import { startTestServer } from "./helpers/server.ts";
-import { openSimWorld, runSeed } from "./helpers/simulation.ts";
+import { figureSummary, openSimWorld, runSeed } from "./helpers/simulation.ts";
 import { SIM_SERVER_ENV, simulationSize } from "./helpers/simulation-size.ts";
 
 const { values } = parseArgs({
@@ -28,7 +28,7 @@ try {
     await runSeed(world, seed, { steps, log: console.log });
     console.log(`seed ${seed}: invariants held after every step`);
   }
-  console.log(JSON.stringify(world.figures));
+  console.log(JSON.stringify(figureSummary(world.figures)));
 } catch (error) {
   failed = true;
   console.error(error instanceof Error ? error.message : error);

@@ -72,6 +72,36 @@ Deno.test({
 
 Deno.test({
   name:
+    "[refunds] a supplier's refusal wakes the refund job at once, not at the runner's next poll",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withWorld(async (w) => {
+      await w.paidOrder("CREFUND0010");
+      w.suppliers.elitedias.rejectOrders();
+      // The job runner's kick (src/domain/jobs.ts), watched instead of served: which lanes were
+      // asked to look for jobs now.
+      const key = Symbol.for("topup.jobs.kick");
+      const kicked: string[][] = [];
+      const holder = globalThis as { [key: symbol]: unknown };
+      const before = holder[key];
+      holder[key] = (...kinds: string[]) => kicked.push(kinds);
+      try {
+        await w.runJobs(SUPPLIER_CREATE_JOB);
+      } finally {
+        holder[key] = before;
+      }
+      assert.equal((await w.order("CREFUND0010")).status, FAILED);
+      assert.ok(
+        kicked.some((kinds) => kinds.includes(HITPAY_REFUND_JOB)),
+        `the refund lane was woken (kicks: ${JSON.stringify(kicked)})`,
+      );
+    });
+  },
+});
+
+Deno.test({
+  name:
     "[refunds] an admin's Refund and the automatic refund of one order, in parallel, make one " +
     "HitPay refund",
   sanitizeResources: false,

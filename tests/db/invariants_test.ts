@@ -153,7 +153,7 @@ Deno.test({
 
         await t.step("consumer payment: paid with no verified payment event", async () => {
           const id = "CPLANTED000001";
-          const paidOrder = (trx: Db, lastError: string | null) =>
+          const paidOrder = (trx: Db, lastError: string | null, inReview = true) =>
             trx.insertInto("orders").values({
               id,
               buyer_type: "consumer",
@@ -167,6 +167,7 @@ Deno.test({
               supplier: "elephant",
               payment_provider: "hitpay",
               last_error: lastError,
+              review_since: inReview ? new Date() : null,
             }).execute();
           assert.deepEqual(named(await plant(db, (trx) => paidOrder(trx, null))), [
             `consumer payment: ${PAYMENT_RECEIVED} without a verified payment event`,
@@ -186,6 +187,19 @@ Deno.test({
               await event(trx, "pay-1:completed");
             }),
             [],
+          );
+          assert.deepEqual(
+            named(
+              await plant(db, async (trx) => {
+                await paidOrder(trx, "supplier timed out", false);
+                await event(trx, "pay-1:completed");
+              }),
+            ),
+            [
+              `consumer outcome: ${PAYMENT_RECEIVED}: not delivered, not refunded, no job working ` +
+              "on it and not in Needs review",
+            ],
+            "an error shown is not enough: nobody would act on it",
           );
           assert.deepEqual(
             named(
@@ -263,7 +277,141 @@ Deno.test({
                   await refund(trx, "succeeded");
                 }),
               ),
-              ["consumer refund: error with 1 refunds made"],
+              [
+                "consumer refund: error with 1 refunds made",
+                "consumer outcome: error: not delivered, not refunded, no job working on it and " +
+                "not in Needs review",
+              ],
+            );
+            assert.deepEqual(
+              named(
+                await plant(db, async (trx) => {
+                  await order(trx, "error");
+                  await paidLate(trx);
+                  await refund(trx, "refused");
+                  await trx.updateTable("orders").set({ review_since: new Date() })
+                    .where("id", "=", id).execute();
+                }),
+              ),
+              [],
+              "a refund HitPay refused waits in Needs review",
+            );
+          },
+        );
+
+        await t.step(
+          "refund amount and delivered or refunded: never more back than paid, never for a " +
+            "delivered order",
+          async () => {
+            const id = "CPLANTED000003";
+            const order = (trx: Db, status: "refunded" | "successful") =>
+              trx.insertInto("orders").values({
+                id,
+                buyer_type: "consumer",
+                status,
+                game: "Mobile Legends",
+                item: "86 Diamonds",
+                denom: "86",
+                user_id: "22222222",
+                amount_cents: 500,
+                cost: "1",
+                supplier: "elephant",
+                payment_provider: "hitpay",
+                payment_id: "pay-4",
+              }).execute();
+            const paid = (trx: Db) =>
+              trx.insertInto("payment_events").values({
+                provider: "hitpay",
+                event_key: "pay-4:completed",
+                raw_body: "{}",
+                order_id: id,
+                outcome: "paid",
+              }).execute();
+            const refund = (trx: Db, cents: number, status: "succeeded" | "refused") =>
+              trx.insertInto("refunds").values({
+                order_id: id,
+                payment_id: "pay-4",
+                amount_cents: cents,
+                reason: "We could not deliver this top-up to your account.",
+                requested_by: "system",
+                status,
+              }).execute();
+            assert.deepEqual(
+              named(
+                await plant(db, async (trx) => {
+                  await order(trx, "refunded");
+                  await paid(trx);
+                  await refund(trx, 501, "succeeded");
+                }),
+              ),
+              ["refund amount: refunds of $5.01 on a payment of $5.00"],
+            );
+            assert.deepEqual(
+              named(
+                await plant(db, async (trx) => {
+                  await order(trx, "successful");
+                  await paid(trx);
+                  await refund(trx, 500, "succeeded");
+                }),
+              ),
+              [
+                "consumer refund: successful with 1 refunds made",
+                "delivered or refunded: delivered, with a refund succeeded",
+              ],
+            );
+            assert.deepEqual(
+              await plant(db, async (trx) => {
+                await order(trx, "successful");
+                await paid(trx);
+                await refund(trx, 500, "refused");
+              }),
+              [],
+              "a refund HitPay refused gave nothing back",
+            );
+          },
+        );
+
+        await t.step(
+          "one supplier at a time: a second supplier only after the first refused",
+          async () => {
+            const attempt = (trx: Db, supplier: string, outcome: string | null) =>
+              trx.insertInto("supplier_attempts").values({
+                order_id: unsent,
+                supplier,
+                outcome,
+                answer: "",
+                finished_at: outcome === null ? null : new Date(),
+              }).execute();
+            const routeTo = (trx: Db, supplier: string) =>
+              trx.updateTable("orders").set({ supplier }).where("id", "=", unsent).execute();
+            assert.deepEqual(
+              await plant(db, async (trx) => {
+                await attempt(trx, "elephant", "failed");
+                await routeTo(trx, "monkey");
+                await attempt(trx, "monkey", null);
+              }),
+              [],
+              "refused at the first, sent to the next",
+            );
+            assert.deepEqual(
+              named(
+                await plant(db, async (trx) => {
+                  await attempt(trx, "elephant", "uncertain");
+                  await routeTo(trx, "monkey");
+                  await attempt(trx, "monkey", "failed");
+                }),
+              ),
+              ["one supplier at a time: at monkey while its attempt at elephant is uncertain"],
+            );
+            assert.deepEqual(
+              named(
+                await plant(db, async (trx) => {
+                  await attempt(trx, "elephant", null);
+                  await routeTo(trx, "monkey");
+                }),
+              ),
+              ["one supplier at a time: at monkey while its attempt at elephant is still out"],
+              "moved on while its create is out at the first",
             );
           },
         );

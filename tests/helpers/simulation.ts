@@ -2,10 +2,13 @@
 // reseller orders (bursts, by one reseller or several at once, shared Idempotency-Keys, bad
 // accounts), operator top-ups and deductions,
 // consumer payments with HitPay webhooks repeated, reordered and forged, manual payments, supplier
-// faults (error, timeout, garbage, slow answer, refusal), status refreshes and admin edits — run
-// against a real server and its simulators. After every step the server's invariants
-// (GET /__sim/invariants, src/domain/ledger/invariants.ts) must hold and no answer may be a 5xx other than
-// an upstream's 502. A failure names its seed; `npm run sim -- --seed N` replays the same schedule.
+// faults (error, timeout, garbage, slow answer, refusal), status refreshes and admin edits, HitPay
+// refund faults (refused, slow, lost answer), late payments on expired orders, and consumer orders
+// their suppliers refuse after payment (a refusal moving the order to its item's next route, out
+// of stock or balance short there) — run against a real server and its simulators. After every
+// step the server's invariants (GET /__sim/invariants, src/domain/ledger/invariants.ts) must hold
+// and no answer may be a 5xx other than an upstream's 502; at a seed's end, once its consumer
+// orders' jobs ran, GET /__sim/outcomes tells how its paid orders ended (SimFigures). A failure names its seed; `npm run sim -- --seed N` replays the same schedule.
 import { TestClient } from "./client.ts";
 import { signInAdmin } from "./sessions.ts";
 import { DEMO_ADMIN } from "../../src/domain/auth/bootstrap.ts";
@@ -19,12 +22,20 @@ import { offerBankTransfer, paymentBody, signedWebhook } from "./consumer-paymen
 import { createSeededRandom } from "../../src/integrations/simulator-kit.ts";
 import { computeConsumerPrice } from "../../src/domain/catalogue/pricing.ts";
 import { centsToDollars } from "../../src/domain/money.ts";
-import { AWAITING_PAYMENT, PAYMENT_FAILED } from "../../src/domain/payments/consumer-states.ts";
+import {
+  AWAITING_PAYMENT,
+  PAYMENT_EXPIRED,
+  PAYMENT_FAILED,
+} from "../../src/domain/payments/consumer-states.ts";
 import type { InvariantViolation } from "../../src/domain/ledger/invariants.ts";
 import type { GameDto } from "../../src/shared/game-types.ts";
 
 type Target = "moogold" | "elitedias";
 type Fault = "error" | "timeout" | "malformed" | "lost";
+/** What HitPay does to refunds: refuses (its 422), answers slowly, or makes one and loses the answer. */
+type RefundFault = "error" | "timeout" | "lost" | "slow";
+/** What MooGold, the next route of the EliteDias item the buyer paid for, does with the order. */
+type RouteRefusal = "accept" | "outOfStock" | "balanceShort";
 type WebhookKind = "completed" | "failed" | "pending" | "forged" | "wrongAmount" | "otherRequest";
 
 /** One step of a schedule; amounts are in "orders' worth" of the PUBG item, priced at run time. */
@@ -49,7 +60,10 @@ export type SimStep =
   | { kind: "held"; resend: boolean }
   | { kind: "manual"; cancel: boolean; twice: boolean }
   | { kind: "edit"; reseller: number; markup: number }
-  | { kind: "wait"; ms: number };
+  | { kind: "wait"; ms: number }
+  | { kind: "refundFault"; fault: RefundFault; count: number; latencyMs: number }
+  | { kind: "late" }
+  | { kind: "undelivered"; game: "mlbb" | "genshin"; moogold: RouteRefusal };
 
 /** A seed's world: its resellers' starting balances (in orders' worth) and its steps. */
 export interface Schedule {
@@ -127,6 +141,18 @@ export function generateSchedule(seed: number, length: number): Schedule {
     [3, () => ({ kind: "edit", reseller: reseller(), markup: int(0, 20) })],
     [3, () => ({ kind: "manual", cancel: chance(0.3), twice: chance(0.4) })],
     [4, () => ({ kind: "wait", ms: int(50, 400) })],
+    [4, () => ({
+      kind: "refundFault",
+      fault: pick(["error", "timeout", "lost", "slow"] as const),
+      count: int(1, 2),
+      latencyMs: int(500, 950),
+    })],
+    [3, () => ({ kind: "late" })],
+    [5, () => ({
+      kind: "undelivered",
+      game: pick(["mlbb", "genshin", "genshin"] as const),
+      moogold: pick(["accept", "outOfStock", "balanceShort"] as const),
+    })],
   ];
   const total = weighted.reduce((sum, [w]) => sum + w, 0);
   const steps: SimStep[] = [];
@@ -153,6 +179,25 @@ export interface SimFigures {
   /** Consumer payments whose webhook was held, paid from HitPay's answer to a status poll. */
   reconciled: number;
   invariantChecks: number;
+  /** HitPay-paid consumer orders, counted at the end of each seed once their jobs ran. */
+  paidConsumerOrders: number;
+  paidDelivered: number;
+  paidRefunded: number;
+  paidInReview: number;
+  /** In review because HitPay refused the refund (a 422): only an operator can go on. */
+  paidRefundRefused: number;
+  /** Paid, neither delivered, refunded nor in review when the seed's wait for its jobs ended. */
+  paidUnsettled: number;
+  /** Paid orders that went on to their item's next route (an attempt at a second supplier). */
+  paidRerouted: number;
+  /** Paid orders an admin (or the CLI) acted on. */
+  paidOperatorTouched: number;
+  /** Paid orders delivered or refunded with no admin action. */
+  paidSettledUntouched: number;
+  /** Late payments made on expired orders. */
+  latePayments: number;
+  /** From the supplier's definitive refusal (or the late payment) to HitPay's refund, per order. */
+  refundLatenciesMs: number[];
 }
 
 export function emptyFigures(): SimFigures {
@@ -169,6 +214,50 @@ export function emptyFigures(): SimFigures {
     consumerOrders: 0,
     reconciled: 0,
     invariantChecks: 0,
+    paidConsumerOrders: 0,
+    paidDelivered: 0,
+    paidRefunded: 0,
+    paidInReview: 0,
+    paidRefundRefused: 0,
+    paidUnsettled: 0,
+    paidRerouted: 0,
+    paidOperatorTouched: 0,
+    paidSettledUntouched: 0,
+    latePayments: 0,
+    refundLatenciesMs: [],
+  };
+}
+
+/** Adds `more` into `totals` (the runs of several servers). */
+export function addFigures(totals: SimFigures, more: SimFigures): void {
+  for (const key of Object.keys(totals) as (keyof SimFigures)[]) {
+    if (key === "refundLatenciesMs") totals[key].push(...more[key]);
+    else totals[key] += more[key];
+  }
+}
+
+/** The figures as `npm run sim` prints them: counts, the settled share and refund latency. */
+export function figureSummary(figures: SimFigures) {
+  const { refundLatenciesMs, ...counts } = figures;
+  const sorted = [...refundLatenciesMs].sort((a, b) => a - b);
+  const at = (q: number) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : null;
+  return {
+    ...counts,
+    settledUntouchedPercent: figures.paidConsumerOrders
+      ? Math.round(10000 * figures.paidSettledUntouched / figures.paidConsumerOrders) / 100
+      : null,
+    // HitPay refusing a refund is a fault only an operator can take further: the share without it.
+    settledUntouchedBarRefusedPercent: figures.paidConsumerOrders - figures.paidRefundRefused
+      ? Math.round(
+        10000 * figures.paidSettledUntouched /
+          (figures.paidConsumerOrders - figures.paidRefundRefused),
+      ) / 100
+      : null,
+    refunds: sorted.length,
+    refundLatencyMedianMs: at(0.5),
+    refundLatencyP99Ms: at(0.99),
+    refundLatencyMaxMs: sorted.at(-1) ?? null,
   };
 }
 
@@ -179,6 +268,14 @@ interface Answer {
   json: any;
 }
 
+/** MooGold's product id of Genshin Impact (its catalogue). */
+const MOOGOLD_GENSHIN_PRODUCT_ID = 3689112;
+/** A Genshin Impact account and server both suppliers' simulators take. */
+const GENSHIN_ACCOUNT = { userid: "700123456", serverid: "os_asia" };
+/** MooGold simulator's starting balance, given back after a balance-short step. */
+const MOOGOLD_BALANCE = "1000.00";
+/** Where a paid consumer order ends on its own. */
+const SETTLED = ["successful", "refunded"];
 const INSUFFICIENT = "Insufficient balance in your account, please check.";
 const RESELLER_PASSWORD = "sim reseller password";
 const DEFAULT_MARKUP = 5;
@@ -190,6 +287,8 @@ export interface SimWorld {
   pubgId: string;
   freeFire: { id: string; productId: string };
   consumerItem: { denom: string; price: number };
+  /** An EliteDias item with MooGold as its next route (set up through the admin API). */
+  routedItem: { gameId: string; denom: string; price: number };
   figures: SimFigures;
   /** A new client (cookie jar) that sends its requests to the world's instances in turn. */
   client(headers?: Record<string, string>): TestClient;
@@ -224,12 +323,32 @@ export async function openSimWorld(base: string, others: string[] = []): Promise
   const price = centsToDollars(
     computeConsumerPrice(item, { markupPercent: special.markupConsumer }),
   );
+  // Genshin Impact is EliteDias's in the demo; MooGold sells it too: its items become the next
+  // routes of the game's, matched by name, as an admin maps them.
+  const genshin = games.find((g) => g.supplierName === "genshin")!;
+  const mapped = await signedIn.post(`/api/admin/games/${genshin._id}/route_map`, {
+    supplier: "monkey",
+    supplierGameID: String(MOOGOLD_GENSHIN_PRODUCT_ID),
+  });
+  if (mapped.status !== 200 || !mapped.json.mapped) {
+    throw new Error(`routing Genshin Impact to MooGold: ${mapped.status} ${mapped.text}`);
+  }
+  const routed = genshin.gameItems.find((i) =>
+    !i.isHiddenConsumer && !mapped.json.unmatched.includes(i.nameReseller)
+  )!;
   return {
     base,
     admin: signedIn,
     pubgId: pubg._id,
     freeFire: { id: freeFire._id, productId: String(freeFire.supplierGameID) },
     consumerItem: { denom: item.nameSupplier, price },
+    routedItem: {
+      gameId: genshin._id,
+      denom: routed.nameSupplier,
+      price: centsToDollars(
+        computeConsumerPrice(routed, { markupPercent: genshin.consumerMarkup }),
+      ),
+    },
     figures: emptyFigures(),
     client,
     pool: [],
@@ -366,10 +485,21 @@ export async function runSeed(
    * undefined when the payment was refused (a supplier fault during the account check refuses it
    * before any order is paid).
    */
-  const startHitPayPayment = async () => {
+  const startHitPayPayment = async (game: "mlbb" | "genshin" = "mlbb") => {
     const buyer = world.client({ "x-forwarded-for": consumerAddress() });
-    const { denom, price } = world.consumerItem;
-    const made = await call(buyer, "POST", "/api/payment/hitpay/mlbb", paymentBody(denom, price));
+    const { denom, price } = game === "mlbb" ? world.consumerItem : world.routedItem;
+    const made = game === "mlbb"
+      ? await call(buyer, "POST", "/api/payment/hitpay/mlbb", paymentBody(denom, price))
+      : await call(
+        buyer,
+        "POST",
+        "/api/payment/hitpay/genshin-impact",
+        paymentBody(denom, price, {
+          game: "Genshin Impact",
+          ...GENSHIN_ACCOUNT,
+          package: undefined,
+        }),
+      );
     expect(made, [201, 400, 409, 502], "consumer payment");
     if (made.status !== 201) return undefined;
     figures.consumerOrders++;
@@ -387,6 +517,113 @@ export async function runSeed(
       await control(target, "clearFaults");
       await control(target, "acceptOrders");
       await control(target, "setKnobs", [], { latencyMs: 0 });
+    }
+    await control("hitpay", "clearFaults");
+    await control("hitpay", "setKnobs", [], { latencyMs: 0 });
+  };
+  /** Polls the buyer's status of an order until `done` says so or `ms` pass; the last status. */
+  const pollStatus = async (
+    buyer: TestClient,
+    orderId: string,
+    done: (status: string) => boolean,
+    ms: number,
+  ): Promise<string> => {
+    const until = Date.now() + ms;
+    for (;;) {
+      const r = await call(buyer, "GET", `/api/order/${orderId}/status`);
+      expect(r, [200], "order status");
+      if (done(r.json.status) || Date.now() >= until) return r.json.status;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+  };
+  /**
+   * A buyer pays for `game`'s item while EliteDias refuses it and MooGold, its next route where it
+   * has one, does `moogold`; waits up to `ms` for the order to be delivered or refunded. The
+   * refusals end with it.
+   */
+  async function refusedAfterPayment(
+    game: "mlbb" | "genshin",
+    moogold: RouteRefusal,
+    ms: number,
+  ): Promise<void> {
+    await control("elitedias", "rejectOrders");
+    if (moogold === "outOfStock") await control("moogold", "rejectOrders");
+    if (moogold === "balanceShort") await control("moogold", "setBalance", ["0.00"]);
+    try {
+      const started = await startHitPayPayment(game);
+      if (!started) return;
+      const { buyer, orderId, requestId } = started;
+      await control("hitpay", "pay", [requestId]);
+      await control("hitpay", "awaitWebhooks");
+      await pollStatus(buyer, orderId, (s) => SETTLED.includes(s), ms);
+    } finally {
+      await control("elitedias", "acceptOrders");
+      await control("moogold", "acceptOrders");
+      await control("moogold", "setBalance", [MOOGOLD_BALANCE]);
+    }
+  }
+  /** The create requests each supplier simulator received under `reference`. */
+  const supplierRequests = async (reference: string) => {
+    let total = 0;
+    for (const target of ["moogold", "elitedias"]) {
+      const counts = await control(target, "countsByReference") as {
+        reference: string;
+        requests: number;
+      }[];
+      total += counts.find((c) => c.reference === reference)?.requests ?? 0;
+    }
+    return total;
+  };
+  /**
+   * The end of a seed: waits (bounded) until no job of its consumer orders is due within five
+   * seconds, then counts how its paid HitPay orders ended and how long their refunds took.
+   */
+  const countOutcomes = async (since: Date) => {
+    const url = new URL(
+      `/__sim/outcomes?since=${encodeURIComponent(since.toISOString())}`,
+      world.base,
+    );
+    const read = async () => {
+      figures.requests++;
+      const r = await fetch(url);
+      if (r.status !== 200) fail(`outcomes answered ${r.status}`);
+      return await r.json() as {
+        jobsDue: number;
+        orders: {
+          id: string;
+          status: string;
+          in_review: boolean;
+          review_reason: string | null;
+          operator_touched: boolean;
+          ended_at: string | null;
+          refunded_at: string | null;
+          suppliers: number;
+          refund_status: string | null;
+        }[];
+      };
+    };
+    let outcomes = await read();
+    for (const until = Date.now() + 20_000; outcomes.jobsDue > 0 && Date.now() < until;) {
+      await new Promise((ok) => setTimeout(ok, 200));
+      outcomes = await read();
+    }
+    for (const order of outcomes.orders) {
+      figures.paidConsumerOrders++;
+      if (order.status === "successful") figures.paidDelivered++;
+      else if (order.status === "refunded") figures.paidRefunded++;
+      else if (order.in_review) {
+        figures.paidInReview++;
+        log(`seed ${seed}: ${order.id} waits in Needs review: ${order.review_reason}`);
+        if (order.refund_status === "refused") figures.paidRefundRefused++;
+      } else figures.paidUnsettled++;
+      if (order.suppliers > 1) figures.paidRerouted++;
+      if (order.operator_touched) figures.paidOperatorTouched++;
+      else if (SETTLED.includes(order.status)) figures.paidSettledUntouched++;
+      if (order.status === "refunded" && order.ended_at && order.refunded_at) {
+        figures.refundLatenciesMs.push(
+          Math.max(0, Date.parse(order.refunded_at) - Date.parse(order.ended_at)),
+        );
+      }
     }
   };
 
@@ -674,8 +911,43 @@ export async function runSeed(
     },
     wait: (step: Extract<SimStep, { kind: "wait" }>) =>
       new Promise((ok) => setTimeout(ok, step.ms)),
+    // HitPay's next refunds are refused (its 422, which leaves the order to an operator), held
+    // until the client gives up, made with the answer lost, or answered slowly; then a paid order
+    // EliteDias refuses meets them with its refund.
+    refundFault: async (step: Extract<SimStep, { kind: "refundFault" }>) => {
+      figures.faultsInjected++;
+      if (step.fault === "slow") {
+        await control("hitpay", "setKnobs", [], { latencyMs: step.latencyMs });
+      } else await control("hitpay", "forceNext", [step.fault, step.count, "refund"]);
+      await refusedAfterPayment("mlbb", "accept", step.fault === "error" ? 2000 : 6000);
+    },
+    // The shop expires the order (HitPay says its request expired), then the payment the buyer
+    // began in time completes: the order is refunded, and never reaches a supplier.
+    late: async () => {
+      const started = await startHitPayPayment();
+      if (!started) return;
+      const { buyer, orderId, requestId } = started;
+      await control("hitpay", "expire", [requestId]);
+      const expired = await pollStatus(buyer, orderId, (s) => s !== AWAITING_PAYMENT, 3000);
+      if (expired !== PAYMENT_EXPIRED) fail(`expired at HitPay, the order is ${expired}`);
+      await control("hitpay", "payLate", [requestId]);
+      await control("hitpay", "awaitWebhooks");
+      figures.latePayments++;
+      const status = await pollStatus(buyer, orderId, (s) => s === "refunded", 3000);
+      if (!["error", "refunded"].includes(status)) fail(`paid too late, the order is ${status}`);
+      const sent = await supplierRequests(orderId);
+      if (sent) fail(`paid too late, ${orderId} was sent to a supplier ${sent} times`);
+    },
+    // A consumer pays and EliteDias refuses the item: an item without a next route fails and is
+    // refunded; Genshin Impact's goes on to MooGold, which delivers, is out of stock, or whose
+    // balance is too short. The refusals end with the step.
+    undelivered: async (step: Extract<SimStep, { kind: "undelivered" }>) => {
+      figures.faultsInjected++;
+      await refusedAfterPayment(step.game, step.moogold, 4000);
+    },
   };
 
+  const seedStart = new Date();
   await checkInvariants();
   for (stepIndex = 0; stepIndex < schedule.steps.length; stepIndex++) {
     const step = schedule.steps[stepIndex];
@@ -686,6 +958,7 @@ export async function runSeed(
   }
   stepIndex = schedule.steps.length - 1;
   await recover();
+  await countOutcomes(seedStart);
   await checkInvariants();
   figures.seeds++;
 }

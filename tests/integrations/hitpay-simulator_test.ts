@@ -142,6 +142,25 @@ Deno.test("[hitpay sim] Fail sends a failed webhook; Cancel sends none", async (
   });
 });
 
+Deno.test("[hitpay sim] an expired request takes no Pay, but a payment begun in time still completes it", async () => {
+  await withShop(async (h) => {
+    const request = await create(h, "order-late");
+    h.sim.expire(request.id);
+    assert.equal((await h.client.getPaymentRequest(request.id)).status, "expired");
+    assert.throws(() => h.sim.pay(request.id), /is expired, not pending/);
+    assert.throws(() => h.sim.expire(request.id), /is expired, not pending/);
+
+    h.sim.payLate(request.id);
+    await h.sim.awaitWebhooks();
+    const after = await h.client.getPaymentRequest(request.id);
+    assert.equal(after.status, "completed");
+    const fields = new URLSearchParams(h.received[0]);
+    assert.equal(fields.get("status"), "completed");
+    assert.equal(fields.get("reference_number"), "order-late");
+    assert.throws(() => h.sim.payLate(request.id), /is completed, not pending/);
+  });
+});
+
 Deno.test("[hitpay sim] levers pay without a browser, hold and resend the webhook", async () => {
   await withShop(async (h) => {
     const request = await create(h, "order-4");

@@ -9,7 +9,7 @@ import { assertListedMove, type StatusMove } from "./orders.ts";
 export const UNCERTAIN = "uncertain";
 
 /** Outcomes that prove the supplier does not hold the order: only they make way for a new attempt. */
-const NOT_AT_SUPPLIER = ["failed", "not at supplier", "not at supplier (operator)"];
+export const NOT_AT_SUPPLIER = ["failed", "not at supplier", "not at supplier (operator)"];
 
 /**
  * What a new attempt does when the order already has a live one (an outcome unknown, or one that

@@ -10,6 +10,12 @@
 // - consumer payment: no consumer order is paid without exactly one verified payment event or
 //   admin confirmation;
 // - consumer refund: a consumer order is refunded exactly when HitPay made its one refund;
+// - consumer outcome: a paid HitPay order is delivered, refunded, in Needs review or has a job
+//   (sending, watching or refunding it) still to run: none is left where nobody acts on it;
+// - refund amount: an order's refunds never add up to more than it was paid;
+// - delivered or refunded: no delivered order has a refund made or being asked for;
+// - one supplier at a time: an order reaches a second supplier only after its attempt at the
+//   first was closed as refused there (or not there);
 // - dashboard: the daily totals the dashboard reads (folded rows plus the change lines not folded
 //   yet) equal the successful orders counted again, per day, reseller and package.
 import type { Db } from "../../db/client.ts";
@@ -17,8 +23,12 @@ import {
   inSnapshot,
   listDashboardDrift,
   listDebitedOrderFacts,
+  listDeliveredAndRefunded,
+  listOrdersAtTwoSuppliers,
   listOrderSuppliers,
   listPaidConsumerOrderFacts,
+  listRefundOverruns,
+  readConsumerOutcomes,
 } from "../../db/repositories/invariants.ts";
 import type { SupplierReferenceCount } from "../../integrations/simulator-counts.ts";
 import { checkLedger } from "./ledger.ts";
@@ -33,6 +43,10 @@ export type InvariantName =
   | "consumer delivery"
   | "consumer payment"
   | "consumer refund"
+  | "consumer outcome"
+  | "refund amount"
+  | "delivered or refunded"
+  | "one supplier at a time"
   | "dashboard";
 
 /** One broken invariant, about one reseller, order or reference. */
@@ -91,6 +105,21 @@ export async function checkConsumerOrders(db: Db): Promise<InvariantViolation[]>
         problem: `${order.status} with ${order.refunds_succeeded} refunds made`,
       });
     }
+    // Paid through HitPay and not delivered: it ends refunded, so until then something must be
+    // on its way (a job) or an operator asked (Needs review). A bank transfer in error waits for
+    // an admin's refund outside the shop, and is not judged here.
+    if (
+      order.payment_provider === "hitpay" && (order.status === PAYMENT_RECEIVED ||
+        order.status === FAILED) &&
+      !order.working && !order.in_review
+    ) {
+      violations.push({
+        invariant: "consumer outcome",
+        subject: order.id,
+        problem: `${order.status}: not delivered, not refunded, no job working on it and not ` +
+          "in Needs review",
+      });
+    }
     if (order.status === PAYMENT_RECEIVED && !order.working && order.last_error === null) {
       violations.push({
         invariant: "consumer delivery",
@@ -100,6 +129,38 @@ export async function checkConsumerOrders(db: Db): Promise<InvariantViolation[]>
     }
   }
   return violations;
+}
+
+/** Refunds never give back more than the order was paid, and never for a delivered order. */
+export async function checkRefundBounds(db: Db): Promise<InvariantViolation[]> {
+  const overruns = (await listRefundOverruns(db)).map((o): InvariantViolation => ({
+    invariant: "refund amount",
+    subject: o.id,
+    problem: `refunds of ${centsToDollarString(o.refunded_cents)} on a payment of ${
+      centsToDollarString(o.amount_cents)
+    }`,
+  }));
+  const both = (await listDeliveredAndRefunded(db)).map((o): InvariantViolation => ({
+    invariant: "delivered or refunded",
+    subject: o.id,
+    problem: `delivered, with a refund ${o.refund_status}`,
+  }));
+  return [...overruns, ...both];
+}
+
+/**
+ * An order is at one supplier at a time: it moves to its item's next route only once its attempt
+ * at the supplier before was closed as definitively refused (or as not there), so no supplier it
+ * left can still deliver it.
+ */
+export async function checkOneSupplierAtATime(db: Db): Promise<InvariantViolation[]> {
+  return (await listOrdersAtTwoSuppliers(db)).map((a) => ({
+    invariant: "one supplier at a time",
+    subject: a.order_id,
+    problem: `at ${a.later_supplier} while its attempt at ${a.supplier} is ${
+      a.outcome ?? "still out"
+    }`,
+  }));
 }
 
 /**
@@ -178,7 +239,17 @@ async function allViolations(
     ...ledger,
     ...await checkDebitedOrders(db),
     ...await checkConsumerOrders(db),
+    ...await checkRefundBounds(db),
+    ...await checkOneSupplierAtATime(db),
     ...await checkDashboardTotals(db),
     ...supplierCounts ? await checkSupplierSends(db, supplierCounts) : [],
   ];
+}
+
+/**
+ * How the paid HitPay consumer orders placed since `since` ended (the simulation's figures), and
+ * how many order jobs are still due within five seconds.
+ */
+export async function consumerOutcomes(db: Db, since: Date) {
+  return await readConsumerOutcomes(db, since, [PAYMENT_RECEIVED, DELIVERED, FAILED, REFUNDED], 5);
 }

@@ -24,6 +24,7 @@ import type {
 import { requireSupplierPort, supplierProfile } from "../../integrations/supplier-registry.ts";
 import { refundOrderAmount } from "../ledger/ledger.ts";
 import { deliverConsumerOrder, failConsumerOrder } from "../payments/consumer-fulfilment.ts";
+import { HITPAY_REFUND_JOB, isRefundableThroughHitPay } from "../payments/consumer-refunds.ts";
 import { orderEvents, queueOrderEvents } from "../resellers/webhooks.ts";
 import { SUPPLIER_CREATE_JOB, SUPPLIER_STATUS_JOB } from "./place.ts";
 import { orderRouteOf, planReroute, type RouteChoice } from "./routing.ts";
@@ -249,12 +250,18 @@ async function failOrder(
   refused?: number,
   skipped: RouteChoice["skipped"] = [],
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    if (order.buyer_type === "consumer") await failConsumerOrder(trx, order.id, reason);
-    else await refundResellerOrderIn(trx, order.id, reason);
+  const failed = await db.transaction().execute(async (trx) => {
+    const failed = order.buyer_type === "consumer"
+      ? await failConsumerOrder(trx, order.id, reason)
+      : undefined;
+    if (order.buyer_type !== "consumer") await refundResellerOrderIn(trx, order.id, reason);
     if (refused !== undefined) await finishSupplierAttempt(trx, refused, "failed", reason);
     await recordSkippedRoutes(trx, order.id, skipped);
+    return failed;
   });
+  // The refund asked with the failure is sent now, not at the refund lane's next poll, up to a
+  // second later: the buyer is waiting for the money back.
+  if (failed && isRefundableThroughHitPay(failed)) kickJobs(HITPAY_REFUND_JOB);
 }
 
 /** Each route passed over without sending, as a closed attempt of its supplier. */

@@ -141,6 +141,13 @@ export interface HitPaySimulator extends SimulatorFaultLevers {
   handler: (request: Request) => Promise<Response>;
   /** Pays a pending request as the Pay button does (without a browser); sends the webhook. */
   pay(id: string, method?: string): HitPaySimRequest;
+  /** Ends a pending request's time to pay now, as its `expires_after` passing does. */
+  expire(id: string): HitPaySimRequest;
+  /**
+   * Completes a payment the buyer began before the request expired (a bank's slow confirmation):
+   * the request is paid though it had expired; sends the webhook.
+   */
+  payLate(id: string, method?: string): HitPaySimRequest;
   /** Fails a pending request as the Fail button does; sends the webhook. */
   fail(id: string, method?: string): HitPaySimRequest;
   /**
@@ -328,9 +335,9 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
    * Records a payment (`succeeded` or `failed`), moves the request to `completed` or `failed`
    * and sends (or holds) the signed v1 webhook, which reports the request's word.
    */
-  function settle(id: string, paid: boolean, method?: string): HitPaySimRequest {
+  function settle(id: string, paid: boolean, method?: string, late = false): HitPaySimRequest {
     const record = find(id);
-    if (record.status !== "pending") {
+    if (record.status !== "pending" && !(late && record.status === "expired")) {
       throw new RangeError(`HitPay payment request ${id} is ${record.status}, not pending`);
     }
     const at = hitpayDate(now());
@@ -573,6 +580,15 @@ export function createHitPaySimulator(options: HitPaySimulatorOptions = {}): Hit
     ...gate.levers,
     pay: (id, method) => settle(id, true, method),
     fail: (id, method) => settle(id, false, method),
+    expire(id) {
+      const record = find(id);
+      if (record.status !== "pending") {
+        throw new RangeError(`HitPay payment request ${id} is ${record.status}, not pending`);
+      }
+      expiries.set(id, now());
+      return lookUp(id)!;
+    },
+    payLate: (id, method) => settle(id, true, method, true),
     refund(id, amount) {
       const payment = find(id).payments.find((p) => p.status === "succeeded");
       if (!payment) throw new RangeError(`HitPay payment request ${id} has no succeeded payment`);
