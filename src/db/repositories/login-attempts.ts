@@ -55,16 +55,7 @@ export async function recordHit(
   windowSeconds: number,
   max: number,
 ): Promise<number | undefined> {
-  const expired = expiredAfter(windowSeconds);
-  const row = await db.insertInto("login_attempts")
-    .values({ key, failures: 1 })
-    .onConflict((oc) =>
-      oc.column("key").doUpdateSet(nextHit(expired))
-        .where(sql<boolean>`${expired} OR login_attempts.failures < ${max}`)
-    )
-    .returning("failures")
-    .executeTakeFirst();
-  return row?.failures;
+  return (await recordHitInWindow(db, key, windowSeconds, max))?.count;
 }
 
 /**
